@@ -1,0 +1,84 @@
+#include <map>
+#include <mutex>
+
+#include "cts/case.h"
+#include "cts/case_state.h"
+
+namespace infinicts::cts {
+namespace {
+
+std::map<std::string, CaseMeta> &Registry() {
+  static std::map<std::string, CaseMeta> registry;
+  return registry;
+}
+
+std::mutex &MetricsMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+std::vector<std::pair<std::string, double>> &Metrics() {
+  static std::vector<std::pair<std::string, double>> metrics;
+  return metrics;
+}
+
+}  // namespace
+
+Context &GetContext() {
+  static Context context;
+  return context;
+}
+
+bool RegisterCase(const char *fixture, const char *test, const char *mode, const char *subject,
+                  std::vector<std::string> clauses) {
+  Registry()[std::string(fixture) + "." + test] = CaseMeta{mode, subject, std::move(clauses)};
+  return true;
+}
+
+const CaseMeta *FindCase(const std::string &fixture, const std::string &test) {
+  auto it = Registry().find(fixture + "." + test);
+  return it == Registry().end() ? nullptr : &it->second;
+}
+
+void RecordMetric(const std::string &name, double value) {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  for (auto &entry : Metrics()) {
+    if (entry.first == name) {
+      entry.second = value;
+      return;
+    }
+  }
+  Metrics().emplace_back(name, value);
+}
+
+std::vector<std::pair<std::string, double>> TakeMetrics() {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  std::vector<std::pair<std::string, double>> taken;
+  taken.swap(Metrics());
+  return taken;
+}
+
+uint64_t CaseSeed() {
+  const testing::TestInfo *info = testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across builds and machines
+  for (unsigned char c : name) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+bool IsUnsupportedStatus(int status) {
+  return status == INFINI_STATUS_NOT_IMPLEMENTED || status == INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
+}
+
+void CaseBase::SetUp() {
+  const Context &context = GetContext();
+  if (context.device_ids.empty()) {
+    GTEST_SKIP() << "the backend has no " << DeviceTypeName(context.device_type) << " device";
+  }
+  CTS_ASSERT_OK(rt().infinirtSetDevice(context.device_type, context.device_ids.front()));
+}
+
+}  // namespace infinicts::cts

@@ -1,0 +1,90 @@
+#include "cts/result_stream.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cts/case.h"
+#include "cts/case_state.h"
+
+namespace infinicts::cts {
+namespace {
+
+constexpr size_t kMaxMessageBytes = 8000;
+
+std::string FullName(const testing::TestInfo &info) {
+  return std::string(info.test_suite_name()) + "." + info.name();
+}
+
+std::string Basename(const char *path) {
+  if (path == nullptr) return "";
+  std::string text = path;
+  auto slash = text.rfind('/');
+  return slash == std::string::npos ? text : text.substr(slash + 1);
+}
+
+// The status and message GoogleTest's outcome means in infinicts' words.
+std::pair<std::string, std::string> Outcome(const testing::TestResult &result) {
+  std::string failures, skip_reason;
+  for (int i = 0; i < result.total_part_count(); ++i) {
+    const testing::TestPartResult &part = result.GetTestPartResult(i);
+    std::string text = part.message();
+    if (part.skipped()) {
+      if (skip_reason.empty()) skip_reason = text;
+    } else if (part.failed()) {
+      if (!failures.empty()) failures += "\n";
+      if (part.file_name() != nullptr) {
+        failures += Basename(part.file_name()) + ":" + std::to_string(part.line_number()) + ": ";
+      }
+      failures += text;
+    }
+  }
+  if (result.Failed()) return {"fail", failures};
+  if (result.Skipped()) {
+    if (skip_reason.rfind(kUnsupportedPrefix, 0) == 0) {
+      return {"unsupported", skip_reason.substr(std::string(kUnsupportedPrefix).size())};
+    }
+    return {"skip", skip_reason};
+  }
+  return {"pass", ""};
+}
+
+}  // namespace
+
+void ResultStream::OnTestStart(const testing::TestInfo &info) {
+  TakeMetrics();
+  WriteLine(nlohmann::json{{"event", "start"}, {"test", FullName(info)}}.dump());
+}
+
+void ResultStream::OnTestEnd(const testing::TestInfo &info) {
+  auto [status, message] = Outcome(*info.result());
+  if (message.size() > kMaxMessageBytes) message = message.substr(0, kMaxMessageBytes) + " …";
+  nlohmann::json metrics = nlohmann::json::object();
+  for (const auto &[name, value] : TakeMetrics()) metrics[name] = value;
+  nlohmann::json line{{"event", "end"},
+                      {"test", FullName(info)},
+                      {"status", status},
+                      {"message", message},
+                      {"duration_ms", static_cast<double>(info.result()->elapsed_time())},
+                      {"metrics", metrics}};
+  WriteLine(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void ResultStream::WriteLine(const std::string &line) {
+  std::string data = line + "\n";
+  const char *p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    ssize_t written = ::write(fd_, p, left);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return;  // the runner went away; nothing left to tell
+    }
+    p += written;
+    left -= static_cast<size_t>(written);
+  }
+}
+
+}  // namespace infinicts::cts

@@ -1,0 +1,21 @@
+// The child side of the runner protocol: one JSON object per line on a file
+// descriptor, {"event":"start","test":…} before a case and {"event":"end",…}
+// after it, so that the runner knows which case was in flight if the child dies.
+#pragma once
+
+#include <gtest/gtest.h>
+
+namespace infinicts::cts {
+
+class ResultStream : public testing::EmptyTestEventListener {
+ public:
+  explicit ResultStream(int fd) : fd_(fd) {}
+  void OnTestStart(const testing::TestInfo &info) override;
+  void OnTestEnd(const testing::TestInfo &info) override;
+
+ private:
+  void WriteLine(const std::string &line);
+  int fd_;
+};
+
+}  // namespace infinicts::cts

@@ -1,0 +1,131 @@
+// main() of every suite binary. The runner starts it as
+//   <suite> --cts-list
+//   <suite> --cts-backend PATH… --cts-device TYPE [--cts-device-ids 0,1]
+//           [--cts-cases FILE] [--cts-results-fd N]
+// Run by hand or by ctest without options, it tests the backend named by
+// $INFINICTS_BACKEND (':'-separated paths) or else the reference build, on cpu.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cts/case.h"
+#include "cts/case_list.h"
+#include "cts/result_stream.h"
+
+#ifndef INFINICTS_SUITE_NAME
+#error "INFINICTS_SUITE_NAME must name the suite (rt, op, ccl)"
+#endif
+#ifndef INFINICTS_DEFAULT_BACKEND
+#define INFINICTS_DEFAULT_BACKEND ""
+#endif
+
+namespace {
+
+using infinicts::cts::GetContext;
+
+struct Options {
+  bool list = false;
+  std::vector<std::string> backends;
+  std::string device = "cpu";
+  std::string device_ids;
+  std::string cases_file;
+  int results_fd = -1;
+};
+
+[[noreturn]] void Usage(const std::string &why) {
+  std::fprintf(stderr, "infinicts suite %s: %s\n", INFINICTS_SUITE_NAME, why.c_str());
+  std::exit(2);
+}
+
+std::vector<std::string> Split(const std::string &text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, separator)) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+Options ParseOptions(int argc, char **argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Usage(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--cts-list") options.list = true;
+    else if (arg == "--cts-backend") options.backends.push_back(value());
+    else if (arg == "--cts-device") options.device = value();
+    else if (arg == "--cts-device-ids") options.device_ids = value();
+    else if (arg == "--cts-cases") options.cases_file = value();
+    else if (arg == "--cts-results-fd") options.results_fd = std::atoi(value().c_str());
+    else Usage("unknown option " + arg);
+  }
+  if (options.backends.empty()) {
+    const char *env = std::getenv("INFINICTS_BACKEND");
+    options.backends = Split(env && *env ? env : INFINICTS_DEFAULT_BACKEND, ':');
+  }
+  return options;
+}
+
+std::vector<int> ResolveDeviceIds(const Options &options, infiniDevice_t type) {
+  std::vector<int> ids;
+  if (!options.device_ids.empty()) {
+    for (const std::string &id : Split(options.device_ids, ',')) ids.push_back(std::atoi(id.c_str()));
+    return ids;
+  }
+  int count = 0;
+  if (infinicts::cts::rt().infinirtGetDeviceCount(type, &count) != INFINI_STATUS_SUCCESS) count = 0;
+  for (int id = 0; id < count; ++id) ids.push_back(id);
+  return ids;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  testing::InitGoogleTest(&argc, argv);
+  const Options options = ParseOptions(argc, argv);
+
+  if (options.list) {
+    for (const auto &listed : infinicts::cts::ListRegisteredCases(INFINICTS_SUITE_NAME)) {
+      std::cout << infinicts::cts::ToJson(listed).dump() << "\n";
+    }
+    return 0;
+  }
+
+  auto &context = GetContext();
+  context.suite = INFINICTS_SUITE_NAME;
+  std::string error;
+  context.backend = infinicts::Backend::Load(options.backends, &error);
+  if (!context.backend) Usage(error);
+  const auto type = infinicts::ParseDeviceType(options.device);
+  if (!type) Usage("unknown device type " + options.device);
+  context.device_type = *type;
+  context.backend->rt().infinirtInit();
+  context.device_ids = ResolveDeviceIds(options, *type);
+
+  if (!options.cases_file.empty()) {
+    std::ifstream file(options.cases_file);
+    if (!file) Usage("cannot read " + options.cases_file);
+    std::string line, filter;
+    while (std::getline(file, line)) {
+      if (line.empty()) continue;
+      if (!filter.empty()) filter += ':';
+      filter += line;
+    }
+    if (filter.empty()) return 0;
+    GTEST_FLAG_SET(filter, filter);
+  }
+  if (options.results_fd >= 0) {
+    testing::UnitTest::GetInstance()->listeners().Append(new infinicts::cts::ResultStream(options.results_fd));
+  }
+  return RUN_ALL_TESTS();
+}
