@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Configures and builds everything into build/ (libraries in build/lib, commands in build/bin).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" ${INFINICTS_CMAKE_ARGS:-}
+cmake --build build -j "$(nproc)"

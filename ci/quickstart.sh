@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs, builds, runs every suite against the CPU reference backend and writes
+# reports/out/cpu-reference.json, then prints the summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ci/setup.sh
+ci/build.sh
+mkdir -p reports/out
+status=0
+build/bin/infinicts run --backend build/lib --device cpu --out reports/out/cpu-reference.json || status=$?
+echo "quickstart: report written to reports/out/cpu-reference.json"
+exit $status

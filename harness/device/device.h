@@ -1,0 +1,198 @@
+// The device layer of the harness, after OneFlow's EP design:
+//   DeviceManagerRegistry -> DeviceManager (one per device type, made by a
+//   registered factory) -> Device -> Stream / Event,
+// plus AllocationOptions and an RAII ActiveDeviceGuard (PyTorch's device guard
+// semantics). Everything sits on a loaded backend's InfiniRT table (RtApi), so it
+// works for any backend and can be unit-tested with a table of fakes.
+//
+// Errors: calls that the backend answers with a non-SUCCESS status throw
+// DeviceError carrying that status, except where a comment says otherwise.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+
+namespace infinicts::device {
+
+class DeviceError : public std::runtime_error {
+ public:
+  DeviceError(const std::string &what_call, infiniStatus_t status);
+  infiniStatus_t status() const { return status_; }
+
+ private:
+  infiniStatus_t status_;
+};
+
+struct DeviceId {
+  infiniDevice_t type = INFINI_DEVICE_CPU;
+  int index = 0;
+  bool operator==(const DeviceId &other) const { return type == other.type && index == other.index; }
+  bool operator!=(const DeviceId &other) const { return !(*this == other); }
+};
+
+// Where host memory for a device should live. The pinned device may be set once:
+// a second, different pinned device is a programming error (throws std::logic_error).
+class AllocationOptions {
+ public:
+  void SetPinnedDevice(DeviceId device);
+  void ClearPinnedDevice();
+  bool HasPinnedDevice() const { return pinned_device_.has_value(); }
+  std::optional<DeviceId> pinned_device() const { return pinned_device_; }
+  void SetNumaNode(int node) { numa_node_ = node; }
+  std::optional<int> numa_node() const { return numa_node_; }
+
+ private:
+  std::optional<DeviceId> pinned_device_;
+  std::optional<int> numa_node_;
+};
+
+class Device;
+
+class Stream {
+ public:
+  ~Stream();  // destroys the backend stream (waiting for its work as the backend does)
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  infinirtStream_t raw() const { return raw_; }
+  Device &device() const { return device_; }
+  void Synchronize();
+  void WaitEvent(const class Event &event);
+
+ private:
+  friend class Device;
+  Stream(Device &device, infinirtStream_t raw) : device_(device), raw_(raw) {}
+  Device &device_;
+  infinirtStream_t raw_;
+};
+
+class Event {
+ public:
+  ~Event();
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+  infinirtEvent_t raw() const { return raw_; }
+  void Record(Stream *stream);  // nullptr: the device's NULL stream
+  bool Query();                 // true when complete (also when never recorded)
+  void Synchronize();
+  float ElapsedMsSince(const Event &start) const;
+
+ private:
+  friend class Device;
+  Event(Device &device, infinirtEvent_t raw) : device_(device), raw_(raw) {}
+  Device &device_;
+  infinirtEvent_t raw_;
+};
+
+// Device memory freed on destruction.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  ~DeviceBuffer();
+  DeviceBuffer(DeviceBuffer &&other) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
+  void *data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  friend class Device;
+  DeviceBuffer(const RtApi *rt, void *data, size_t size, bool host) : rt_(rt), data_(data), size_(size), host_(host) {}
+  void Release() noexcept;
+  const RtApi *rt_ = nullptr;
+  void *data_ = nullptr;
+  size_t size_ = 0;
+  bool host_ = false;
+};
+
+class Device {
+ public:
+  Device(const RtApi &rt, DeviceId id) : rt_(rt), id_(id) {}
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+  DeviceId id() const { return id_; }
+  const RtApi &rt() const { return rt_; }
+
+  // Each makes this device current on the calling thread for the call's duration.
+  std::unique_ptr<Stream> CreateStream();
+  std::unique_ptr<Event> CreateEvent(uint32_t flags = INFINIRT_EVENT_DEFAULT);
+  DeviceBuffer Allocate(size_t bytes);
+  DeviceBuffer AllocatePinnedHost(size_t bytes, const AllocationOptions &options);
+  void Synchronize();  // every stream of the device
+  void MemInfo(size_t *free_bytes, size_t *total_bytes) const;
+
+ private:
+  const RtApi &rt_;
+  DeviceId id_;
+};
+
+// One per device type. GetDevice returns the same object for the same index.
+class DeviceManager {
+ public:
+  DeviceManager(const RtApi &rt, infiniDevice_t type) : rt_(rt), type_(type) {}
+  virtual ~DeviceManager() = default;
+  infiniDevice_t type() const { return type_; }
+  // Never throws: 0 when the backend fails to answer (PyTorch's device count).
+  int GetDeviceCount() const noexcept;
+  // Throws std::out_of_range for an index outside [0, count).
+  Device &GetDevice(int index);
+  const RtApi &rt() const { return rt_; }
+
+ private:
+  const RtApi &rt_;
+  infiniDevice_t type_;
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<Device>> devices_;
+};
+
+using DeviceManagerFactory = std::function<std::unique_ptr<DeviceManager>(const RtApi &, infiniDevice_t)>;
+
+class DeviceManagerRegistry {
+ public:
+  explicit DeviceManagerRegistry(const RtApi &rt) : rt_(rt) {}
+  // A factory per device type; registering a type twice replaces the factory.
+  static void RegisterFactory(infiniDevice_t type, DeviceManagerFactory factory);
+  static bool HasFactory(infiniDevice_t type);
+  // The one manager of a type (made by its factory on first use); throws
+  // std::invalid_argument for a type without a factory.
+  DeviceManager &GetDeviceManager(infiniDevice_t type);
+
+ private:
+  const RtApi &rt_;
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<DeviceManager>> managers_;
+};
+
+// PyTorch-style guard primitives over the backend's current device.
+DeviceId GetCurrentDevice(const RtApi &rt);
+// Sets `device` and returns the previous current device; setting the current device again
+// does not call the backend (a no-op).
+DeviceId ExchangeDevice(const RtApi &rt, DeviceId device);
+// Never throws: for destructors. Answers the backend's status.
+infiniStatus_t UncheckedSetDevice(const RtApi &rt, DeviceId device) noexcept;
+// Waits for all work of `device`.
+void SynchronizeDevice(const RtApi &rt, DeviceId device);
+
+// Makes `device` current for its scope; restores the previous current device on exit,
+// exceptions included.
+class ActiveDeviceGuard {
+ public:
+  ActiveDeviceGuard(const RtApi &rt, DeviceId device);
+  ~ActiveDeviceGuard();
+  ActiveDeviceGuard(const ActiveDeviceGuard &) = delete;
+  ActiveDeviceGuard &operator=(const ActiveDeviceGuard &) = delete;
+  DeviceId previous() const { return previous_; }
+
+ private:
+  const RtApi &rt_;
+  DeviceId previous_;
+};
+
+}  // namespace infinicts::device
