@@ -13,6 +13,7 @@ namespace unexported {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "backend/rt_symbols.def"
+#include "backend/op_symbols.def"
 #pragma GCC diagnostic pop
 #undef X
 }  // namespace unexported
@@ -36,6 +37,15 @@ const std::vector<std::string> &KnownRtSymbols() {
   static const std::vector<std::string> names = {
 #define X(name, params, args) #name,
 #include "backend/rt_symbols.def"
+#undef X
+  };
+  return names;
+}
+
+const std::vector<std::string> &KnownOpSymbols() {
+  static const std::vector<std::string> names = {
+#define X(name, params, args) #name,
+#include "backend/op_symbols.def"
 #undef X
   };
   return names;
@@ -89,6 +99,21 @@ std::unique_ptr<Backend> Backend::Load(const std::vector<std::string> &paths, st
   }
 #include "backend/rt_symbols.def"
 #undef X
+
+  std::vector<std::string> op_missing;
+#define X(name, params, args)                                              \
+  if (void *symbol = backend->Resolve(#name)) {                            \
+    backend->op_.name = reinterpret_cast<decltype(&::name)>(symbol);       \
+    backend->exported_.insert(#name);                                      \
+  } else {                                                                 \
+    backend->op_.name = &unexported::name;                                 \
+    op_missing.push_back(#name);                                           \
+  }
+#include "backend/op_symbols.def"
+#undef X
+  if (op_missing.size() < KnownOpSymbols().size()) {
+    backend->missing_.insert(backend->missing_.end(), op_missing.begin(), op_missing.end());
+  }
 
   if (!backend->Exports("infinirtSetDevice") || !backend->Exports("infinirtMalloc")) {
     *error = "no InfiniRT library among the backend's libraries (infinirtSetDevice and infinirtMalloc not exported)";

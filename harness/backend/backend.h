@@ -1,7 +1,8 @@
 // Loads a backend (any set of InfiniRT / InfiniOP / InfiniCCL shared libraries)
-// and resolves every interface symbol into one table. A symbol the backend does
-// not export is replaced by a stand-in answering INFINI_STATUS_NOT_IMPLEMENTED,
-// so a case that needs it ends `unsupported` instead of calling through NULL.
+// and resolves every interface symbol into its interface's table (RtApi, OpApi).
+// A symbol the backend does not export is replaced by a stand-in answering
+// INFINI_STATUS_NOT_IMPLEMENTED, so a case that needs it ends `unsupported`
+// instead of calling through NULL.
 #pragma once
 
 #include <memory>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "infiniop.h"
 #include "infinirt.h"
 
 namespace infinicts {
@@ -16,6 +18,12 @@ namespace infinicts {
 struct RtApi {
 #define X(name, params, args) decltype(&::name) name = nullptr;
 #include "backend/rt_symbols.def"
+#undef X
+};
+
+struct OpApi {
+#define X(name, params, args) decltype(&::name) name = nullptr;
+#include "backend/op_symbols.def"
 #undef X
 };
 
@@ -31,9 +39,12 @@ class Backend {
   Backend &operator=(const Backend &) = delete;
 
   const RtApi &rt() const { return rt_; }
+  const OpApi &op() const { return op_; }
   bool Exports(const std::string &symbol) const { return exported_.count(symbol) != 0; }
   const std::vector<std::string> &libraries() const { return libraries_; }
   std::vector<std::string> exported() const { return {exported_.begin(), exported_.end()}; }
+  // The interface symbols the backend lacks. InfiniOP's are listed only when the backend
+  // exports some of them: a backend without libinfiniop.so does not list all 84 names.
   const std::vector<std::string> &missing() const { return missing_; }
 
  private:
@@ -45,9 +56,11 @@ class Backend {
   std::set<std::string> exported_;
   std::vector<std::string> missing_;
   RtApi rt_;
+  OpApi op_;
 };
 
 // The names of the interface symbols the loader knows, in declaration order.
 const std::vector<std::string> &KnownRtSymbols();
+const std::vector<std::string> &KnownOpSymbols();
 
 }  // namespace infinicts

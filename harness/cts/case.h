@@ -16,7 +16,6 @@
 #include <memory>
 #include <ostream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "backend/backend.h"
@@ -33,6 +32,7 @@ struct Context {
 };
 Context &GetContext();
 inline const RtApi &rt() { return GetContext().backend->rt(); }
+inline const OpApi &op() { return GetContext().backend->op(); }
 inline infiniDevice_t device_type() { return GetContext().device_type; }
 inline const std::vector<int> &device_ids() { return GetContext().device_ids; }
 
@@ -42,14 +42,16 @@ void RecordMetric(const std::string &name, double value);
 // A seed derived from the running case's full name: every random input is reproducible.
 uint64_t CaseSeed();
 
-// A test parameter derives from ParamBase and provides
-//   std::string Name() const;      // GoogleTest-safe: letters, digits, '_' ("__" stands for '/')
-//   nlohmann::json-able Json() const returning a JSON object text (see ParamJson below).
+// A test parameter derives from cts::Param<itself> and provides
+//   std::string Name() const;   // GoogleTest-safe: letters, digits, '_' ("__" stands for '/')
+//   std::string Json() const;   // a JSON object text: the result's `params`
+// Param's PrintTo is a plain friend function: GoogleTest 1.12 finds it by ADL and
+// prefers it over its own PrintTo template (a template here would be ambiguous).
 struct ParamBase {};
-template <class P, std::enable_if_t<std::is_base_of_v<ParamBase, P>, int> = 0>
-void PrintTo(const P &param, std::ostream *os) {
-  *os << param.Json();
-}
+template <class P>
+struct Param : ParamBase {
+  friend void PrintTo(const P &param, std::ostream *os) { *os << param.Json(); }
+};
 struct NameFromParam {
   template <class P>
   std::string operator()(const testing::TestParamInfo<P> &info) const {

@@ -6,10 +6,14 @@
 // works for any backend and can be unit-tested with a table of fakes.
 //
 // Errors: calls that the backend answers with a non-SUCCESS status throw
-// DeviceError carrying that status, except where a comment says otherwise.
+// DeviceError carrying that status, except where a comment says otherwise. A backend
+// that answers SUCCESS but hands back a NULL stream, event or (for n > 0) pointer is
+// reported as DeviceError with INFINI_STATUS_INTERNAL_ERROR. A member left NULL in an
+// RtApi table answers INFINI_STATUS_NOT_IMPLEMENTED, as the loader's stand-ins do.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,7 +21,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "backend/backend.h"
 
@@ -25,7 +28,9 @@ namespace infinicts::device {
 
 class DeviceError : public std::runtime_error {
  public:
+  // what(): "<call>: <status name>", then " (<detail>)" when a detail is given.
   DeviceError(const std::string &what_call, infiniStatus_t status);
+  DeviceError(const std::string &what_call, infiniStatus_t status, const std::string &detail);
   infiniStatus_t status() const { return status_; }
 
  private:
@@ -39,15 +44,22 @@ struct DeviceId {
   bool operator!=(const DeviceId &other) const { return !(*this == other); }
 };
 
+std::string ToString(DeviceId device);  // "nvidia:1"
+
 // Where host memory for a device should live. The pinned device may be set once:
-// a second, different pinned device is a programming error (throws std::logic_error).
+// a second, different pinned device is a programming error (throws std::logic_error);
+// setting the same one again is allowed, and ClearPinnedDevice allows a new one.
 class AllocationOptions {
  public:
   void SetPinnedDevice(DeviceId device);
-  void ClearPinnedDevice();
+  void ClearPinnedDevice() { pinned_device_.reset(); }
   bool HasPinnedDevice() const { return pinned_device_.has_value(); }
   std::optional<DeviceId> pinned_device() const { return pinned_device_; }
-  void SetNumaNode(int node) { numa_node_ = node; }
+  // The NUMA node the caller wants the memory near (std::invalid_argument if < 0).
+  // InfiniRT's MallocHost takes no placement, so the layer carries it for the caller
+  // (thread placement, reports) and cannot apply it to the allocation itself.
+  void SetNumaNode(int node);
+  void ClearNumaNode() { numa_node_.reset(); }
   std::optional<int> numa_node() const { return numa_node_; }
 
  private:
@@ -56,7 +68,9 @@ class AllocationOptions {
 };
 
 class Device;
+class Event;
 
+// Every method makes the stream's device current for the call's duration.
 class Stream {
  public:
   ~Stream();  // destroys the backend stream (waiting for its work as the backend does)
@@ -65,7 +79,7 @@ class Stream {
   infinirtStream_t raw() const { return raw_; }
   Device &device() const { return device_; }
   void Synchronize();
-  void WaitEvent(const class Event &event);
+  void WaitEvent(const Event &event);
 
  private:
   friend class Device;
@@ -74,12 +88,14 @@ class Stream {
   infinirtStream_t raw_;
 };
 
+// Every method makes the event's device current for the call's duration.
 class Event {
  public:
   ~Event();
   Event(const Event &) = delete;
   Event &operator=(const Event &) = delete;
   infinirtEvent_t raw() const { return raw_; }
+  Device &device() const { return device_; }
   void Record(Stream *stream);  // nullptr: the device's NULL stream
   bool Query();                 // true when complete (also when never recorded)
   void Synchronize();
@@ -92,7 +108,9 @@ class Event {
   infinirtEvent_t raw_;
 };
 
-// Device memory freed on destruction.
+// Device memory (or pinned host memory) freed exactly once: on destruction or when a
+// move assignment replaces it; a moved-from buffer is empty. Freed with its device
+// current, with Free or FreeHost as it was allocated.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
@@ -101,12 +119,16 @@ class DeviceBuffer {
   DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
   void *data() const { return data_; }
   size_t size() const { return size_; }
+  DeviceId device() const { return device_; }
+  bool is_host() const { return host_; }
 
  private:
   friend class Device;
-  DeviceBuffer(const RtApi *rt, void *data, size_t size, bool host) : rt_(rt), data_(data), size_(size), host_(host) {}
+  DeviceBuffer(const RtApi *rt, DeviceId device, void *data, size_t size, bool host)
+      : rt_(rt), device_(device), data_(data), size_(size), host_(host) {}
   void Release() noexcept;
   const RtApi *rt_ = nullptr;
+  DeviceId device_;
   void *data_ = nullptr;
   size_t size_ = 0;
   bool host_ = false;
@@ -122,8 +144,11 @@ class Device {
 
   // Each makes this device current on the calling thread for the call's duration.
   std::unique_ptr<Stream> CreateStream();
+  // DEFAULT uses infinirtEventCreate, other flags infinirtEventCreateWithFlags.
   std::unique_ptr<Event> CreateEvent(uint32_t flags = INFINIRT_EVENT_DEFAULT);
   DeviceBuffer Allocate(size_t bytes);
+  // Pinned host memory for this device; options naming another pinned device throw
+  // std::invalid_argument.
   DeviceBuffer AllocatePinnedHost(size_t bytes, const AllocationOptions &options);
   void Synchronize();  // every stream of the device
   void MemInfo(size_t *free_bytes, size_t *total_bytes) const;
@@ -138,6 +163,8 @@ class DeviceManager {
  public:
   DeviceManager(const RtApi &rt, infiniDevice_t type) : rt_(rt), type_(type) {}
   virtual ~DeviceManager() = default;
+  DeviceManager(const DeviceManager &) = delete;
+  DeviceManager &operator=(const DeviceManager &) = delete;
   infiniDevice_t type() const { return type_; }
   // Never throws: 0 when the backend fails to answer (PyTorch's device count).
   int GetDeviceCount() const noexcept;
@@ -154,15 +181,27 @@ class DeviceManager {
 
 using DeviceManagerFactory = std::function<std::unique_ptr<DeviceManager>(const RtApi &, infiniDevice_t)>;
 
+// The generic factory: a DeviceManager over InfiniRT, good for every device type.
+DeviceManagerFactory InfiniRtDeviceManagerFactory();
+
 class DeviceManagerRegistry {
  public:
   explicit DeviceManagerRegistry(const RtApi &rt) : rt_(rt) {}
-  // A factory per device type; registering a type twice replaces the factory.
+  DeviceManagerRegistry(const DeviceManagerRegistry &) = delete;
+  DeviceManagerRegistry &operator=(const DeviceManagerRegistry &) = delete;
+  // Factories are process-wide. Every type starts with InfiniRtDeviceManagerFactory
+  // (registered statically, before any use of the table); registering a type again
+  // replaces its factory, for managers made after the call. A type outside
+  // [0, INFINI_DEVICE_TYPE_COUNT) throws std::invalid_argument (HasFactory: false).
   static void RegisterFactory(infiniDevice_t type, DeviceManagerFactory factory);
+  static void UnregisterFactory(infiniDevice_t type);
   static bool HasFactory(infiniDevice_t type);
   // The one manager of a type (made by its factory on first use); throws
-  // std::invalid_argument for a type without a factory.
+  // std::invalid_argument for a type without a factory, std::logic_error when the
+  // factory makes no manager or one of another type.
   DeviceManager &GetDeviceManager(infiniDevice_t type);
+  Device &GetDevice(DeviceId device) { return GetDeviceManager(device.type).GetDevice(device.index); }
+  const RtApi &rt() const { return rt_; }
 
  private:
   const RtApi &rt_;
@@ -172,16 +211,20 @@ class DeviceManagerRegistry {
 
 // PyTorch-style guard primitives over the backend's current device.
 DeviceId GetCurrentDevice(const RtApi &rt);
+// Never throws: 0 when the backend answers an error or a negative count.
+int GetDeviceCount(const RtApi &rt, infiniDevice_t type) noexcept;
 // Sets `device` and returns the previous current device; setting the current device again
-// does not call the backend (a no-op).
+// does not call the backend (a no-op). A failed set throws and leaves the device as it was.
 DeviceId ExchangeDevice(const RtApi &rt, DeviceId device);
-// Never throws: for destructors. Answers the backend's status.
+// Never throws: for destructors. Answers the backend's status (SUCCESS without calling
+// SetDevice when `device` is already current).
 infiniStatus_t UncheckedSetDevice(const RtApi &rt, DeviceId device) noexcept;
-// Waits for all work of `device`.
+// Waits for all work of `device` (every stream, the NULL stream included).
 void SynchronizeDevice(const RtApi &rt, DeviceId device);
 
 // Makes `device` current for its scope; restores the previous current device on exit,
-// exceptions included.
+// exceptions included. A constructor that throws (the set failed) changed nothing.
+// A failed restore cannot throw from the destructor: it is reported on stderr.
 class ActiveDeviceGuard {
  public:
   ActiveDeviceGuard(const RtApi &rt, DeviceId device);
@@ -189,9 +232,11 @@ class ActiveDeviceGuard {
   ActiveDeviceGuard(const ActiveDeviceGuard &) = delete;
   ActiveDeviceGuard &operator=(const ActiveDeviceGuard &) = delete;
   DeviceId previous() const { return previous_; }
+  DeviceId device() const { return device_; }
 
  private:
   const RtApi &rt_;
+  DeviceId device_;
   DeviceId previous_;
 };
 

@@ -1,0 +1,57 @@
+#include "cli/case_selection.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "runner/case_listing.h"
+#include "runner/suite_binaries.h"
+
+namespace infinicts::cli {
+
+std::vector<std::string> ModesOrDefault(const std::vector<std::string> &modes) {
+  if (!modes.empty()) return modes;
+  return {"conformance", "accuracy"};
+}
+
+bool CollectCases(const std::vector<std::string> &requested_suites, const runner::Selection &selection,
+                  std::vector<SuiteCases> *suites, std::string *error) {
+  const std::string directory = runner::SuiteDirectory();
+  std::vector<std::string> names;
+  if (requested_suites.empty()) {
+    names = runner::PresentSuites(directory);
+    if (names.empty()) {
+      *error = "no suite binary (infinicts-suite-rt, -op, -ccl) in " + directory;
+      return false;
+    }
+  } else {
+    // In the canonical order, each once, whatever order the user wrote them in.
+    for (const std::string &suite : runner::KnownSuites()) {
+      if (std::find(requested_suites.begin(), requested_suites.end(), suite) != requested_suites.end())
+        names.push_back(suite);
+    }
+  }
+  for (const std::string &suite : names) {
+    SuiteCases entry;
+    entry.suite = suite;
+    entry.binary = runner::SuiteBinaryPath(directory, suite);
+    if (access(entry.binary.c_str(), X_OK) != 0) {
+      *error = "the " + suite + " suite is not built: no executable " + entry.binary;
+      return false;
+    }
+    std::vector<cts::ListedCase> listed;
+    if (!runner::ListSuiteCases(entry.binary, &listed, error)) return false;
+    entry.cases = runner::SelectCases(listed, selection);
+    suites->push_back(std::move(entry));
+  }
+  return true;
+}
+
+int UsageError(const std::string &reason) {
+  std::fprintf(stderr, "infinicts: %s\n", reason.c_str());
+  return kExitUsage;
+}
+
+}  // namespace infinicts::cli

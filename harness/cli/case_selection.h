@@ -1,0 +1,29 @@
+// Finding the suites a command asked for and the cases it selected, shared by list and run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cts/case_list.h"
+#include "runner/selection.h"
+
+namespace infinicts::cli {
+
+struct SuiteCases {
+  std::string suite;
+  std::string binary;
+  std::vector<cts::ListedCase> cases;  // the selected ones
+};
+
+// The modes a command runs: those asked for, or conformance and accuracy.
+std::vector<std::string> ModesOrDefault(const std::vector<std::string> &modes);
+
+// Lists every requested suite (or every one present) and selects its cases.
+// Returns false with a one-line reason (a suite binary missing or broken).
+bool CollectCases(const std::vector<std::string> &requested_suites, const runner::Selection &selection,
+                  std::vector<SuiteCases> *suites, std::string *error);
+
+// "infinicts: <reason>" on stderr; returns kExitUsage.
+int UsageError(const std::string &reason);
+
+}  // namespace infinicts::cli

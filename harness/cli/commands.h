@@ -1,0 +1,47 @@
+// The subcommands of `infinicts`, each taking its parsed options and returning the exit code:
+// 0 nothing failed, 1 a failure, crash or timeout (or a --level not reached), 2 bad usage
+// or a backend that cannot be loaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace infinicts::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr double kDefaultTimeoutSeconds = 60;
+
+struct ListOptions {
+  std::vector<std::string> suites;  // empty: every suite binary present
+  std::vector<std::string> modes;   // empty: conformance, accuracy
+  std::vector<std::string> filters;
+};
+
+struct RunOptions {
+  std::vector<std::string> backends;
+  std::string device;
+  std::string device_ids;  // "0,1" or empty
+  std::vector<std::string> suites;
+  std::vector<std::string> modes;
+  std::optional<std::string> level;
+  std::vector<std::string> filters;
+  double timeout_s = kDefaultTimeoutSeconds;
+  std::string timeout_text;  // as given, for rerun commands; empty when not given
+  std::string out;
+  bool quiet = false;
+  std::vector<std::string> argv;
+};
+
+struct InfoOptions {
+  std::vector<std::string> backends;
+  std::string device;
+};
+
+int ListCommand(const ListOptions &options);
+int RunCommand(const RunOptions &options);
+int InfoCommand(const InfoOptions &options);
+
+}  // namespace infinicts::cli

@@ -1,0 +1,43 @@
+#include <utility>
+
+#include "device/rt_call.h"
+
+namespace infinicts::device {
+
+DeviceBuffer::~DeviceBuffer() { Release(); }
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : rt_(std::exchange(other.rt_, nullptr)),
+      device_(other.device_),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)),
+      host_(std::exchange(other.host_, false)) {}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  if (this != &other) {
+    Release();
+    rt_ = std::exchange(other.rt_, nullptr);
+    device_ = other.device_;
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    host_ = std::exchange(other.host_, false);
+  }
+  return *this;
+}
+
+void DeviceBuffer::Release() noexcept {
+  // Malloc(0) may answer NULL: then there is nothing to free.
+  if (rt_ != nullptr && data_ != nullptr) {
+    detail::QuietDeviceScope scope(*rt_, device_);
+    if (host_) {
+      detail::ReportIgnoredFailure("infinirtFreeHost", detail::CallRt(rt_->infinirtFreeHost, data_));
+    } else {
+      detail::ReportIgnoredFailure("infinirtFree", detail::CallRt(rt_->infinirtFree, data_));
+    }
+  }
+  rt_ = nullptr;
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace infinicts::device

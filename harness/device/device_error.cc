@@ -1,0 +1,23 @@
+#include "backend/names.h"
+#include "device/device.h"
+
+namespace infinicts::device {
+namespace {
+
+std::string Describe(const std::string &call, infiniStatus_t status) {
+  return call + ": " + StatusName(status);
+}
+
+}  // namespace
+
+DeviceError::DeviceError(const std::string &what_call, infiniStatus_t status)
+    : std::runtime_error(Describe(what_call, status)), status_(status) {}
+
+DeviceError::DeviceError(const std::string &what_call, infiniStatus_t status, const std::string &detail)
+    : std::runtime_error(Describe(what_call, status) + " (" + detail + ")"), status_(status) {}
+
+std::string ToString(DeviceId device) {
+  return DeviceTypeName(device.type) + ":" + std::to_string(device.index);
+}
+
+}  // namespace infinicts::device

@@ -1,0 +1,25 @@
+#include "device/device.h"
+
+namespace infinicts::device {
+
+int DeviceManager::GetDeviceCount() const noexcept { return device::GetDeviceCount(rt_, type_); }
+
+Device &DeviceManager::GetDevice(int index) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = devices_.find(index);
+  if (found != devices_.end()) return *found->second;
+  int count = GetDeviceCount();
+  if (index < 0 || index >= count) {
+    throw std::out_of_range("device " + ToString(DeviceId{type_, index}) + " does not exist (the backend reports " +
+                            std::to_string(count) + ")");
+  }
+  auto &slot = devices_[index];
+  slot = std::make_unique<Device>(rt_, DeviceId{type_, index});
+  return *slot;
+}
+
+DeviceManagerFactory InfiniRtDeviceManagerFactory() {
+  return [](const RtApi &rt, infiniDevice_t type) { return std::make_unique<DeviceManager>(rt, type); };
+}
+
+}  // namespace infinicts::device

@@ -1,0 +1,22 @@
+#include "device/rt_call.h"
+
+namespace infinicts::device {
+
+using detail::CallRt;
+
+Stream::~Stream() {
+  detail::QuietDeviceScope scope(device_.rt(), device_.id());
+  detail::ReportIgnoredFailure("infinirtStreamDestroy", CallRt(device_.rt().infinirtStreamDestroy, raw_));
+}
+
+void Stream::Synchronize() {
+  ActiveDeviceGuard guard(device_.rt(), device_.id());
+  detail::ThrowIfFailed(CallRt(device_.rt().infinirtStreamSynchronize, raw_), "infinirtStreamSynchronize");
+}
+
+void Stream::WaitEvent(const Event &event) {
+  ActiveDeviceGuard guard(device_.rt(), device_.id());
+  detail::ThrowIfFailed(CallRt(device_.rt().infinirtStreamWaitEvent, raw_, event.raw()), "infinirtStreamWaitEvent");
+}
+
+}  // namespace infinicts::device

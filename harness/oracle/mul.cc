@@ -1,0 +1,10 @@
+#include "oracle/common.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::oracle {
+
+HostTensor Mul(const HostTensor &a, const HostTensor &b) {
+  return MapBinary(a, b, [](double x, double y) { return x * y; }, "Mul");
+}
+
+}  // namespace infinicts::oracle

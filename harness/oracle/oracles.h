@@ -1,0 +1,92 @@
+// Plain fp64 oracles, one per InfiniOP operator. Each reads HostTensors of any dtype and
+// layout (values as stored, so input rounding is part of the input) and returns a new
+// contiguous F64 HostTensor shaped like the operator's output. They are written for
+// clarity, compute in double throughout, and share no code with reference_impl/.
+// A malformed call (shapes that do not fit together) throws std::invalid_argument.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tensor/host_tensor.h"
+
+namespace infinicts::oracle {
+
+// C = alpha·A·B + beta·C. c holds the output tensor's contents before the call; with beta = 0
+// they are not read at all (a NaN there must not reach the result). Matrices are 2-D
+// [rows, cols] or 3-D [batch, rows, cols]; the batch is c's, and an A or B with batch 1
+// (or 2-D) is used for every batch.
+HostTensor Gemm(const HostTensor &c, const HostTensor &a, const HostTensor &b, double alpha, double beta);
+
+// Elementwise over equal shapes; an input broadcasts through stride-0 dimensions.
+HostTensor Add(const HostTensor &a, const HostTensor &b);
+HostTensor Sub(const HostTensor &a, const HostTensor &b);
+HostTensor Mul(const HostTensor &a, const HostTensor &b);
+HostTensor SwiGLU(const HostTensor &a, const HostTensor &b);  // a · silu(b) = a · b / (1 + e^-b)
+HostTensor Relu(const HostTensor &x);                         // max(x, 0); NaN stays NaN
+HostTensor Silu(const HostTensor &x);                         // x / (1 + e^-x)
+HostTensor Gelu(const HostTensor &x);                         // x · Φ(x) = x/2 · (1 + erf(x/√2))
+HostTensor Sigmoid(const HostTensor &x);                      // 1 / (1 + e^-x)
+// min(max(x, min_val), max_val) elementwise (torch.clamp: max_val wins when min_val > max_val;
+// NaN in x stays NaN).
+HostTensor Clip(const HostTensor &x, const HostTensor &min_val, const HostTensor &max_val);
+
+// y = x · w / sqrt(mean(x²) + epsilon) over the last dimension; w has the last dimension's length.
+HostTensor RMSNorm(const HostTensor &x, const HostTensor &w, double epsilon);
+
+// LayerNorm over the last dimension as InfiniCore defines its three outputs:
+//   std_deviation   = sqrt(var + eps), var the biased (population) variance; shape x[:-1]
+//   standardization = (x - mean) / std_deviation;                             shape x
+//   output          = standardization · weight + bias (bias optional: nullptr)
+struct LayerNormResult {
+  HostTensor output;
+  HostTensor standardization;
+  HostTensor std_deviation;
+};
+LayerNormResult LayerNorm(const HostTensor &x, const HostTensor &weight, const HostTensor *bias, double epsilon);
+
+// x is [seq, total] or [batch, seq, total] with total >= seq. Row i keeps columns
+// j <= total - seq + i, softmaxed over those; masked columns are 0.
+HostTensor CausalSoftmax(const HostTensor &x);
+
+// Softmax / log-softmax along `axis` (negative counts from the end).
+HostTensor Softmax(const HostTensor &x, int axis);
+HostTensor LogSoftmax(const HostTensor &x, int axis);  // x - max - log Σ exp(x - max)
+
+// Rotary position embedding. x is [seq, heads, dim] or [batch, seq, heads, dim] with dim even;
+// pos_ids is [seq] (shared by every batch) or [batch, seq], integers; sin_table and cos_table
+// are [table_len, dim/2], indexed [pos][i]. Each pair (p, q) rotates by the angle of
+// frequency i: y_p = x_p·cos - x_q·sin, y_q = x_p·sin + x_q·cos, with the pairs
+//   GPT_J    (i = 0 .. dim/2-1): (2i, 2i+1)       — interleaved
+//   GPT_NEOX (i = 0 .. dim/2-1): (i, i + dim/2)   — halves
+// The values match infiniopRoPEAlgo_t.
+enum class RopePairing { kGptJ = 0, kGptNeox = 1 };
+HostTensor RoPE(const HostTensor &x, const HostTensor &pos_ids, const HostTensor &sin_table,
+                const HostTensor &cos_table, RopePairing pairing);
+
+// N-D convolution (cross-correlation, as in every framework) without groups, NC[D]HW:
+// x [N, C_in, s_1..s_n], w [C_out, C_in, k_1..k_n], optional bias [C_out], y [N, C_out, o_1..o_n]
+// with o_i = (s_i + 2·pad_i - dilation_i·(k_i - 1) - 1) / stride_i + 1. Pads are symmetric
+// zeros. Empty pads/strides/dilations mean 0/1/1.
+HostTensor Conv(const HostTensor &x, const HostTensor &w, const HostTensor *bias, const std::vector<size_t> &pads,
+                const std::vector<ptrdiff_t> &strides, const std::vector<size_t> &dilations);
+
+// RandomSample over a 1-D score vector; see random_sample.cc for the rule.
+struct RandomSampleResult {
+  int64_t index = 0;
+  // How far the sampling threshold lies from the nearest boundary of the chosen index's
+  // interval of the cumulative distribution, as a fraction of the whole distribution's sum.
+  // A backend computing in F32 can land on a neighbour only when this is tiny; a case should
+  // pick random_val so that it is comfortably large (> 1e-4, say). Infinity for argmax.
+  double margin = 0.0;
+  bool argmax = false;  // the arguments selected plain argmax
+};
+RandomSampleResult RandomSample(const HostTensor &scores, float random_val, float topp, int topk, float temperature);
+
+// Identity on values: a contiguous F64 copy of src (the oracle for any dst layout).
+HostTensor Rearrange(const HostTensor &src);
+
+// output[..., :] = weight[indices[...], :]; indices integral in [0, vocab).
+HostTensor Embedding(const HostTensor &indices, const HostTensor &weight);
+
+}  // namespace infinicts::oracle

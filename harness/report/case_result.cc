@@ -1,0 +1,40 @@
+#include "report/case_result.h"
+
+#include <stdexcept>
+
+namespace infinicts::report {
+
+nlohmann::ordered_json ToJson(const CaseResult &result) {
+  nlohmann::ordered_json json;
+  json["id"] = result.id;
+  json["suite"] = result.suite;
+  json["subject"] = result.subject;
+  json["mode"] = result.mode;
+  json["clauses"] = result.clauses;
+  json["status"] = StatusName(result.status);
+  json["message"] = result.message;
+  json["duration_ms"] = result.duration_ms;
+  json["params"] = nlohmann::ordered_json(result.params);
+  json["metrics"] = nlohmann::ordered_json(result.metrics);
+  return json;
+}
+
+CaseResult CaseResultFromJson(const nlohmann::json &json) {
+  CaseResult result;
+  result.id = json.at("id").get<std::string>();
+  result.suite = json.at("suite").get<std::string>();
+  result.subject = json.at("subject").get<std::string>();
+  result.mode = json.at("mode").get<std::string>();
+  result.clauses = json.at("clauses").get<std::vector<std::string>>();
+  const std::string status = json.at("status").get<std::string>();
+  const auto parsed = ParseStatus(status);
+  if (!parsed) throw std::invalid_argument("unknown status '" + status + "' in result " + result.id);
+  result.status = *parsed;
+  result.message = json.at("message").get<std::string>();
+  result.duration_ms = json.at("duration_ms").get<double>();
+  result.params = json.at("params");
+  result.metrics = json.at("metrics");
+  return result;
+}
+
+}  // namespace infinicts::report

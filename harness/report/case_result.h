@@ -1,0 +1,31 @@
+// One finished case as the report holds it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "report/status.h"
+
+namespace infinicts::report {
+
+struct CaseResult {
+  std::string id;       // "<suite>.<subject>.<mode>/<test>[/<params…>]"
+  std::string suite;    // rt, op, ccl
+  std::string subject;  // device, memory, gemm, all_reduce, …
+  std::string mode;     // conformance, accuracy, perf
+  std::vector<std::string> clauses;
+  Status status = Status::kFail;
+  std::string message;
+  double duration_ms = 0;
+  nlohmann::json params = nlohmann::json::object();
+  nlohmann::json metrics = nlohmann::json::object();  // numbers, or null for a value that was not finite
+};
+
+// Keys in the order the report shows them.
+nlohmann::ordered_json ToJson(const CaseResult &result);
+// Throws nlohmann::json::exception on a missing key or a wrong type, std::invalid_argument on an unknown status.
+CaseResult CaseResultFromJson(const nlohmann::json &json);
+
+}  // namespace infinicts::report

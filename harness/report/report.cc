@@ -1,0 +1,58 @@
+#include "report/report.h"
+
+namespace infinicts::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Dump(const Json &json) {
+  // Messages carry whatever a backend printed: never let invalid UTF-8 stop the report.
+  return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json LevelReasons(const LevelOutcome &outcome) { return Json(outcome.reasons); }
+
+}  // namespace
+
+void Report::Add(CaseResult result) {
+  result_texts_.push_back(Dump(ToJson(result)));
+  result_bytes_ += result_texts_.back().size();
+  counts_.Add(result.status);
+  levels_.Add(result);
+  results_.push_back(std::move(result));
+}
+
+std::string Report::Serialize() const {
+  Json tool_json{{"name", tool.name}, {"version", tool.version}, {"git", tool.git}};
+  Json host_json{{"os", host.os}, {"cpu", host.cpu}, {"cores", host.cores}, {"memory_bytes", host.memory_bytes}};
+  Json backend_json{{"libraries", backend.libraries}, {"device_type", backend.device_type},
+                    {"device_ids", backend.device_ids}, {"device_count", backend.device_count},
+                    {"exported", backend.exported},   {"missing", backend.missing}};
+  Json run_json{{"started", run.started}, {"finished", run.finished}, {"argv", run.argv},
+                {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete}};
+  const LevelOutcomes outcomes = levels();
+  Json summary_json;
+  summary_json["total"] = counts_.total;
+  for (Status status : kAllStatuses) summary_json[StatusName(status)] = counts_[status];
+  summary_json["levels"] = Json{{"minimal", outcomes.minimal.reached}, {"advanced", outcomes.advanced.reached}};
+  summary_json["levels_detail"] =
+      Json{{"minimal", LevelReasons(outcomes.minimal)}, {"advanced", LevelReasons(outcomes.advanced)}};
+
+  std::string text;
+  text.reserve(result_bytes_ + result_texts_.size() * 8 + 4096);
+  text += "{\n  \"schema_version\": " + std::to_string(kSchemaVersion) + ",\n";
+  text += "  \"tool\": " + Dump(tool_json) + ",\n";
+  text += "  \"host\": " + Dump(host_json) + ",\n";
+  text += "  \"backend\": " + Dump(backend_json) + ",\n";
+  text += "  \"run\": " + Dump(run_json) + ",\n";
+  text += "  \"summary\": " + Dump(summary_json) + ",\n";
+  text += "  \"results\": [";
+  for (size_t i = 0; i < result_texts_.size(); ++i) {
+    text += i == 0 ? "\n    " : ",\n    ";
+    text += result_texts_[i];
+  }
+  text += result_texts_.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return text;
+}
+
+}  // namespace infinicts::report

@@ -1,0 +1,15 @@
+// The cases of a suite binary, from `<suite> --cts-list` (one JSON object a line).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cts/case_list.h"
+
+namespace infinicts::runner {
+
+// Returns false and a one-line reason when the binary cannot be started, fails or
+// prints something that is not a case list.
+bool ListSuiteCases(const std::string &binary, std::vector<cts::ListedCase> *cases, std::string *error);
+
+}  // namespace infinicts::runner

@@ -1,0 +1,43 @@
+#include "runner/interrupt.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace infinicts::runner {
+namespace {
+
+volatile sig_atomic_t interrupt_signal = 0;
+volatile sig_atomic_t active_group = 0;
+
+void OnInterrupt(int signal_number) {
+  interrupt_signal = signal_number;
+  const pid_t group = active_group;
+  if (group > 0) kill(-group, SIGKILL);
+}
+
+}  // namespace
+
+void InstallInterruptHandlers() {
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocked poll() returns and the loop looks at the flag
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);
+}
+
+bool Interrupted() { return interrupt_signal != 0; }
+int InterruptSignal() { return interrupt_signal; }
+void SetActiveChildGroup(pid_t group) { active_group = group; }
+
+void ReraiseInterrupt() {
+  const int signal_number = interrupt_signal != 0 ? interrupt_signal : SIGTERM;
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+  std::_Exit(128 + signal_number);
+}
+
+}  // namespace infinicts::runner

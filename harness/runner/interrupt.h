@@ -1,0 +1,18 @@
+// Ctrl-C and SIGTERM during a run: the suite child in flight is killed with its
+// process group (it is not in the terminal's group, so it would not see the
+// signal), and the runner winds down, writes its report and re-raises the signal.
+#pragma once
+
+#include <sys/types.h>
+
+namespace infinicts::runner {
+
+void InstallInterruptHandlers();
+bool Interrupted();
+int InterruptSignal();  // the signal that interrupted the run, 0 if none
+// The process group a signal must take down with the runner; 0 for none.
+void SetActiveChildGroup(pid_t group);
+// Restores the default action and raises the interrupting signal again.
+[[noreturn]] void ReraiseInterrupt();
+
+}  // namespace infinicts::runner

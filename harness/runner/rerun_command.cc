@@ -1,0 +1,29 @@
+#include "runner/rerun_command.h"
+
+namespace infinicts::runner {
+
+std::string ShellQuote(const std::string &word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                                "0123456789_-./:=,+@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') quoted += "'\\''";
+    else quoted += c;
+  }
+  return quoted + "'";
+}
+
+std::string RerunCommand(const RerunContext &context, const report::CaseResult &result) {
+  std::string command = "infinicts run";
+  for (const std::string &backend : context.backends) command += " --backend " + ShellQuote(backend);
+  command += " --device " + ShellQuote(context.device);
+  if (!context.device_ids.empty()) command += " --device-ids " + ShellQuote(context.device_ids);
+  if (!context.timeout.empty()) command += " --timeout " + ShellQuote(context.timeout);
+  // Suite and mode too: a perf case is not among the default modes.
+  command += " --suite " + result.suite + " --mode " + result.mode;
+  command += " --filter " + ShellQuote(result.id);
+  return command;
+}
+
+}  // namespace infinicts::runner

@@ -1,0 +1,24 @@
+// The command that reruns one case alone, appended to every failing case's message.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/case_result.h"
+
+namespace infinicts::runner {
+
+struct RerunContext {
+  std::vector<std::string> backends;  // as the user gave them
+  std::string device;                 // as the user gave it
+  std::string device_ids;             // empty when not given
+  std::string timeout;                // empty when the default
+};
+
+// infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter 'rt.memory…'
+std::string RerunCommand(const RerunContext &context, const report::CaseResult &result);
+
+// Quotes a word for a POSIX shell where it needs quoting.
+std::string ShellQuote(const std::string &word);
+
+}  // namespace infinicts::runner

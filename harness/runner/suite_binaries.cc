@@ -1,0 +1,34 @@
+#include "runner/suite_binaries.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace infinicts::runner {
+
+std::string SuiteDirectory() {
+  if (const char *override_dir = std::getenv("INFINICTS_SUITE_DIR"); override_dir && *override_dir) {
+    return override_dir;
+  }
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (length <= 0) return ".";
+  std::string executable(path, static_cast<size_t>(length));
+  const size_t slash = executable.rfind('/');
+  return slash == std::string::npos ? "." : executable.substr(0, slash);
+}
+
+std::string SuiteBinaryPath(const std::string &directory, const std::string &suite) {
+  return directory + "/infinicts-suite-" + suite;
+}
+
+std::vector<std::string> PresentSuites(const std::string &directory) {
+  std::vector<std::string> present;
+  for (const std::string &suite : KnownSuites()) {
+    if (access(SuiteBinaryPath(directory, suite).c_str(), X_OK) == 0) present.push_back(suite);
+  }
+  return present;
+}
+
+}  // namespace infinicts::runner

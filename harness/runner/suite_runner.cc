@@ -1,0 +1,295 @@
+#include "runner/suite_runner.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+
+#include "runner/child_process.h"
+#include "runner/interrupt.h"
+
+namespace infinicts::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using report::CaseResult;
+using report::Status;
+
+constexpr int kPollMs = 50;
+
+double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+std::string SecondsText(double seconds) {
+  std::string text = std::to_string(seconds);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
+
+// What a child printed, for the message of a case it crashed or hung in.
+struct CapturedOutput {
+  OutputTail out;       // stdout since the child started
+  OutputTail err;       // stderr since the child started
+  OutputTail case_err;  // stderr since the case in flight started
+};
+
+// The case's own stderr when it has any, else the process's latest stderr, else its stdout.
+std::string WithOutput(std::string message, const CapturedOutput &output) {
+  std::string tail = output.case_err.Text(), label = "stderr";
+  if (tail.empty()) tail = output.err.Text();
+  if (tail.empty()) {
+    tail = output.out.Text();
+    label = "stdout";
+  }
+  if (!tail.empty()) message += "\n--- last output on " + label + " ---\n" + tail;
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  return message;
+}
+
+// The cases a child runs, one GoogleTest full name a line, in a private temporary file.
+class CasesFile {
+ public:
+  explicit CasesFile(const std::vector<std::string> &tests) {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/infinicts-cases-XXXXXX";
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0) return;
+    std::string text;
+    for (const std::string &test : tests) text += test + "\n";
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t written = write(fd, text.data() + done, text.size() - done);
+      if (written <= 0) break;
+      done += static_cast<size_t>(written);
+    }
+    close(fd);
+    if (done == text.size()) path_ = pattern;
+    else unlink(pattern.c_str());
+  }
+  ~CasesFile() {
+    if (!path_.empty()) unlink(path_.c_str());
+  }
+  const std::string &path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+SuiteRunner::SuiteRunner(SuiteRunSpec spec, std::vector<cts::ListedCase> cases)
+    : spec_(std::move(spec)), cases_(std::move(cases)), resolved_(cases_.size(), false) {
+  for (size_t i = 0; i < cases_.size(); ++i) index_by_test_[cases_[i].test] = i;
+}
+
+std::vector<size_t> SuiteRunner::Pending() const {
+  std::vector<size_t> pending;
+  for (size_t i = 0; i < cases_.size(); ++i) {
+    if (!resolved_[i]) pending.push_back(i);
+  }
+  return pending;
+}
+
+std::vector<std::string> SuiteRunner::ChildArguments(const std::string &cases_file) const {
+  std::vector<std::string> args;
+  for (const std::string &backend : spec_.backends) {
+    args.push_back("--cts-backend");
+    args.push_back(backend);
+  }
+  args.push_back("--cts-device");
+  args.push_back(spec_.device);
+  if (!spec_.device_ids.empty()) {
+    args.push_back("--cts-device-ids");
+    args.push_back(spec_.device_ids);
+  }
+  args.push_back("--cts-cases");
+  args.push_back(cases_file);
+  args.push_back("--cts-results-fd");
+  args.push_back(std::to_string(kResultsFd));
+  args.push_back("--gtest_brief=1");  // the runner reads results from fd 3; stdout is only drained
+  return args;
+}
+
+CaseResult SuiteRunner::ResultFor(size_t index, Status status, std::string message, double duration_ms) const {
+  const cts::ListedCase &listed = cases_[index];
+  CaseResult result;
+  result.id = listed.id;
+  result.suite = listed.suite;
+  result.subject = listed.subject;
+  result.mode = listed.mode;
+  result.clauses = listed.clauses;
+  result.params = listed.params;
+  result.status = status;
+  result.message = std::move(message);
+  result.duration_ms = duration_ms < 0 ? 0 : duration_ms;
+  return result;
+}
+
+void SuiteRunner::Resolve(size_t index, CaseResult result, const ResultSink &on_result) {
+  if (resolved_[index]) return;
+  resolved_[index] = true;
+  on_result(std::move(result));
+}
+
+bool SuiteRunner::Run(const ResultSink &on_result, const Tick &on_tick) {
+  while (!Pending().empty()) {
+    if (!RunAttempt(on_result, on_tick)) return false;
+  }
+  return true;
+}
+
+// One child over every case still pending. Returns false when interrupted.
+bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
+  const std::vector<size_t> pending = Pending();
+  std::vector<std::string> tests;
+  for (size_t index : pending) tests.push_back(cases_[index].test);
+
+  auto resolve_rest = [&](Status status, const std::string &message) {
+    for (size_t index : pending) Resolve(index, ResultFor(index, status, message, 0), on_result);
+  };
+
+  CasesFile cases_file(tests);
+  if (cases_file.path().empty()) {
+    resolve_rest(Status::kCrash, "the runner could not write the list of cases for the suite process");
+    return true;
+  }
+  std::string error;
+  std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec_.binary, ChildArguments(cases_file.path()),
+                                                            /*results_pipe=*/true, &error);
+  if (!child) {
+    resolve_rest(Status::kCrash, error);
+    return true;
+  }
+  SetActiveChildGroup(child->pid());
+
+  size_t resolved_here = 0;
+  std::optional<size_t> in_flight;
+  Clock::time_point in_flight_since = Clock::now();
+  Clock::time_point last_event = Clock::now();
+  std::string line_buffer;
+  CapturedOutput output;
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec_.timeout_s));
+
+  auto resolve = [&](size_t index, CaseResult result) {
+    Resolve(index, std::move(result), on_result);
+    ++resolved_here;
+  };
+
+  auto handle_event = [&](const std::string &line) {
+    const nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!event.is_object() || !event.contains("event") || !event.contains("test")) return;
+    if (!event["event"].is_string() || !event["test"].is_string()) return;
+    const auto found = index_by_test_.find(event["test"].get<std::string>());
+    if (found == index_by_test_.end() || resolved_[found->second]) return;
+    const size_t index = found->second;
+    const std::string kind = event["event"].get<std::string>();
+    const Clock::time_point now = Clock::now();
+    last_event = now;
+    if (kind == "start") {
+      if (in_flight && *in_flight != index) {
+        resolve(*in_flight, ResultFor(*in_flight, Status::kCrash,
+                                      "the suite process started another case before ending this one",
+                                      MillisecondsBetween(in_flight_since, now)));
+      }
+      in_flight = index;
+      in_flight_since = now;
+      output.case_err = OutputTail();
+    } else if (kind == "end") {
+      const auto text = [&](const char *key) {
+        return event.contains(key) && event[key].is_string() ? event[key].get<std::string>() : std::string();
+      };
+      const std::string status_name = text("status");
+      std::optional<Status> status = report::ParseStatus(status_name);
+      std::string message = text("message");
+      if (!status) {
+        status = Status::kFail;
+        message = "the suite reported the unknown status '" + status_name + "'" + (message.empty() ? "" : ": " + message);
+      }
+      const double duration_ms =
+          event.contains("duration_ms") && event["duration_ms"].is_number() ? event["duration_ms"].get<double>() : 0.0;
+      CaseResult result = ResultFor(index, *status, message, duration_ms);
+      if (event.contains("metrics") && event["metrics"].is_object()) result.metrics = event["metrics"];
+      resolve(index, std::move(result));
+      if (in_flight == index) in_flight.reset();
+    }
+  };
+
+  const ChildProcess::Sink sink = [&](ChildProcess::Stream stream, std::string_view data) {
+    if (stream == ChildProcess::Stream::kStdout) {
+      output.out.Append(data);
+    } else if (stream == ChildProcess::Stream::kStderr) {
+      output.err.Append(data);
+      output.case_err.Append(data);
+    } else if (stream == ChildProcess::Stream::kResults) {
+      line_buffer.append(data);
+      size_t newline;
+      while ((newline = line_buffer.find('\n')) != std::string::npos) {
+        const std::string line = line_buffer.substr(0, newline);
+        line_buffer.erase(0, newline + 1);
+        handle_event(line);
+      }
+    }
+  };
+
+  std::optional<int> exit_status;
+  bool timed_out = false;
+  while (true) {
+    child->Pump(kPollMs, sink);
+    on_tick(in_flight ? &cases_[*in_flight] : nullptr);
+    if (Interrupted()) {
+      child->KillGroup();
+      child->Reap();
+      SetActiveChildGroup(0);
+      return false;
+    }
+    if ((exit_status = child->TryReap())) break;
+    const Clock::time_point now = Clock::now();
+    if (now - (in_flight ? in_flight_since : last_event) > timeout) {
+      timed_out = true;
+      child->KillGroup();
+      exit_status = child->Reap();
+      break;
+    }
+  }
+  child->Drain(sink);  // events written just before the child ended
+  child->KillGroup();  // anything the suite left running
+  SetActiveChildGroup(0);
+
+  const std::string limit = SecondsText(spec_.timeout_s);
+  if (in_flight) {
+    const double elapsed = MillisecondsBetween(in_flight_since, Clock::now());
+    if (timed_out) {
+      resolve(*in_flight, ResultFor(*in_flight, Status::kTimeout,
+                                    WithOutput("the case did not finish within " + limit + " s; its process was killed",
+                                               output),
+                                    elapsed));
+    } else {
+      resolve(*in_flight, ResultFor(*in_flight, Status::kCrash,
+                                    WithOutput("the suite process " + DescribeWaitStatus(*exit_status) + " during this case",
+                                               output),
+                                    elapsed));
+    }
+  }
+  if (resolved_here == 0) {
+    // Nothing moved: running the same cases again would do the same.
+    if (timed_out) {
+      resolve_rest(Status::kTimeout,
+                   WithOutput("the suite process started no case within " + limit +
+                                  " s (it hung before its first case, e.g. while loading the backend); it was killed",
+                              output));
+    } else {
+      resolve_rest(Status::kCrash,
+                   WithOutput("the suite process " + DescribeWaitStatus(*exit_status) +
+                                  " without starting this case (it started no case at all)",
+                              output));
+    }
+  }
+  return true;
+}
+
+}  // namespace infinicts::runner

@@ -1,0 +1,57 @@
+// Runs the selected cases of one suite binary in child processes and turns what
+// happens into one result per case:
+//   - the child reports {"event":"start"} / {"event":"end",status,…} per case on fd 3;
+//   - a child that dies with a case in flight ends that case `crash` (signal or exit
+//     code, and the tail of its stderr);
+//   - a case that runs past the time limit is killed with its process group and
+//     ends `timeout`;
+//   - after either, or when a child exits leaving cases it never started, a new
+//     child runs the cases left; a child that resolves no case at all ends the
+//     rest `crash` (or `timeout` when it hung) with the reason, so nothing loops.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cts/case_list.h"
+#include "report/case_result.h"
+
+namespace infinicts::runner {
+
+struct SuiteRunSpec {
+  std::string binary;
+  std::vector<std::string> backends;  // each goes to the child as --cts-backend
+  std::string device;                 // device type name
+  std::string device_ids;             // "0,1", or empty for the child's default
+  double timeout_s = 60;              // per case
+};
+
+class SuiteRunner {
+ public:
+  using ResultSink = std::function<void(report::CaseResult)>;
+  // Called every few tens of milliseconds while a child runs, with the case in flight (or null).
+  using Tick = std::function<void(const cts::ListedCase *running)>;
+
+  SuiteRunner(SuiteRunSpec spec, std::vector<cts::ListedCase> cases);
+
+  // Runs every case; on_result gets each result as its case ends. Returns false
+  // when the run was interrupted (runner::Interrupted()); the cases left have no result.
+  bool Run(const ResultSink &on_result, const Tick &on_tick);
+
+ private:
+  struct Attempt;
+  bool RunAttempt(const ResultSink &on_result, const Tick &on_tick);
+  void Resolve(size_t index, report::CaseResult result, const ResultSink &on_result);
+  report::CaseResult ResultFor(size_t index, report::Status status, std::string message, double duration_ms) const;
+  std::vector<size_t> Pending() const;
+  std::vector<std::string> ChildArguments(const std::string &cases_file) const;
+
+  SuiteRunSpec spec_;
+  std::vector<cts::ListedCase> cases_;
+  std::vector<bool> resolved_;
+  std::map<std::string, size_t> index_by_test_;
+};
+
+}  // namespace infinicts::runner

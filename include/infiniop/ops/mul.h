@@ -1,0 +1,25 @@
+/* Mul: c = a * b, elementwise. c, a and b have the same shape; an input may
+ * broadcast along a dim by giving it stride 0. */
+#ifndef INFINICTS_INFINIOP_OPS_MUL_H
+#define INFINICTS_INFINIOP_OPS_MUL_H
+
+#include "../operator_descriptor.h"
+
+typedef struct InfiniopDescriptor *infiniopMulDescriptor_t;
+
+__INFINI_C __export infiniStatus_t infiniopCreateMulDescriptor(infiniopHandle_t handle,
+                                                               infiniopMulDescriptor_t *desc_ptr,
+                                                               infiniopTensorDescriptor_t c_desc,
+                                                               infiniopTensorDescriptor_t a_desc,
+                                                               infiniopTensorDescriptor_t b_desc);
+__INFINI_C __export infiniStatus_t infiniopGetMulWorkspaceSize(infiniopMulDescriptor_t desc, size_t *size);
+__INFINI_C __export infiniStatus_t infiniopMul(infiniopMulDescriptor_t desc,
+                                               void *workspace,
+                                               size_t workspace_size,
+                                               void *c,
+                                               const void *a,
+                                               const void *b,
+                                               void *stream);
+__INFINI_C __export infiniStatus_t infiniopDestroyMulDescriptor(infiniopMulDescriptor_t desc);
+
+#endif /* INFINICTS_INFINIOP_OPS_MUL_H */

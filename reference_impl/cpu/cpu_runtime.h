@@ -1,0 +1,91 @@
+// The CPU runtime: virtual devices whose memory is host memory and whose streams are
+// worker threads. One instance per process, never destroyed (see Instance()).
+#ifndef INFINICTS_REF_CPU_CPU_RUNTIME_H
+#define INFINICTS_REF_CPU_CPU_RUNTIME_H
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "cpu/config.h"
+#include "cpu/event.h"
+#include "cpu/memory.h"
+#include "cpu/stream.h"
+#include "runtime/device_runtime.h"
+
+namespace infinicts::ref::cpu {
+
+class CpuRuntime final : public DeviceRuntime {
+ public:
+  explicit CpuRuntime(const Config &config);
+
+  infiniDevice_t Type() const override { return INFINI_DEVICE_CPU; }
+  int DeviceCount() const override { return config_.device_count; }
+  infiniStatus_t MemInfo(int device, size_t *free_bytes, size_t *total_bytes) override;
+  infiniStatus_t SynchronizeDevice(int device) override;
+
+  infiniStatus_t DefaultStream(int device, infinirtStream_t *stream) override;
+  bool OwnsStream(infinirtStream_t stream) override;
+  infiniStatus_t StreamDevice(infinirtStream_t stream, int *device) override;
+  infiniStatus_t CreateStream(int device, infinirtStream_t *stream) override;
+  infiniStatus_t DestroyStream(infinirtStream_t stream) override;
+  infiniStatus_t SynchronizeStream(infinirtStream_t stream) override;
+  infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) override;
+  infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) override;
+
+  bool OwnsEvent(infinirtEvent_t event) override;
+  infiniStatus_t CreateEvent(int device, uint32_t flags, infinirtEvent_t *event) override;
+  infiniStatus_t DestroyEvent(infinirtEvent_t event) override;
+  infiniStatus_t RecordEvent(infinirtEvent_t event, infinirtStream_t stream) override;
+  infiniStatus_t QueryEvent(infinirtEvent_t event, infinirtEventStatus_t *status) override;
+  infiniStatus_t SynchronizeEvent(infinirtEvent_t event) override;
+  infiniStatus_t ElapsedTime(float *ms, infinirtEvent_t start, infinirtEvent_t end) override;
+
+  MemoryRange Locate(const void *p) override { return memory_.Locate(p); }
+  bool OverlapsDeviceMemory(const void *p, size_t bytes) override { return memory_.OverlapsDevice(p, bytes); }
+  infiniStatus_t Malloc(int device, void **p, size_t bytes) override;
+  infiniStatus_t MallocAsync(void **p, size_t bytes, infinirtStream_t stream) override;
+  infiniStatus_t MallocHost(void **p, size_t bytes) override;
+  infiniStatus_t Free(void *p) override;
+  infiniStatus_t FreeAsync(void *p, infinirtStream_t stream) override;
+  infiniStatus_t FreeHost(void *p) override;
+  infiniStatus_t Memcpy(void *dst, const void *src, size_t bytes, infinirtMemcpyKind_t kind) override;
+  infiniStatus_t MemcpyAsync(void *dst, const void *src, size_t bytes, infinirtMemcpyKind_t kind,
+                             infinirtStream_t stream) override;
+  infiniStatus_t Memset(void *p, int value, size_t bytes) override;
+  infiniStatus_t MemsetAsync(void *p, int value, size_t bytes, infinirtStream_t stream) override;
+
+ private:
+  std::shared_ptr<Stream> FindStream(infinirtStream_t stream);
+  std::shared_ptr<Event> FindEvent(infinirtEvent_t event);
+  // Waits for the work enqueued so far on every stream of `device` (device < 0: of every
+  // device), except the stream whose worker is calling.
+  void WaitForDevice(int device);
+  // Synchronous copies, fills and frees act in order with all earlier work of the device
+  // they touch (device < 0: of every device), like CUDA's legacy default stream and
+  // cudaFree. Skipped inside stream work, where waiting for other streams could wait for
+  // this very work.
+  void WaitImplicitly(int device);
+  void WaitBeforeTouching(const void *device_memory);
+  // Adds work; BAD_PARAM when the stream was destroyed meanwhile.
+  infiniStatus_t Enqueue(infinirtStream_t stream, Stream::Work work);
+
+  const Config config_;
+  Memory memory_;
+
+  std::mutex streams_mutex_;
+  std::unordered_map<const void *, std::shared_ptr<Stream>> streams_;  // default streams included
+  std::vector<Stream *> default_streams_;                              // by device; NULL until first use
+
+  std::mutex events_mutex_;
+  std::unordered_map<const void *, std::shared_ptr<Event>> events_;
+};
+
+// The process's CPU runtime, built on first use from the environment and never destroyed:
+// stream workers may still run while static destructors do, and then exit ends them.
+CpuRuntime &Instance();
+
+}  // namespace infinicts::ref::cpu
+
+#endif  // INFINICTS_REF_CPU_CPU_RUNTIME_H

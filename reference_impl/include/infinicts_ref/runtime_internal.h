@@ -1,0 +1,62 @@
+/* infinicts: internal entry points of the reference libinfinirt.so for its sibling
+ * reference libraries (libinfiniop.so, libinfiniccl.so), which link against it.
+ *
+ * Not part of InfiniRT: a vendor's backend has none of these and the harness never calls
+ * them. They are exported (with the `infinictsRef` prefix) only so that the operators and
+ * collectives can run their host work in stream order on the reference runtime.
+ *
+ * Streams follow InfiniRT's rules: NULL is the calling thread's current device's default
+ * stream; a handle no runtime of this library created answers INFINI_STATUS_BAD_PARAM. */
+#ifndef INFINICTS_REF_RUNTIME_INTERNAL_H
+#define INFINICTS_REF_RUNTIME_INTERNAL_H
+
+#include "infinirt.h"
+
+/* Runs fn(arg) on the host, in the order of `stream`: after all work enqueued on it
+ * before, before all work enqueued after. On SUCCESS fn is called exactly once, on
+ * another thread (the stream's worker, whose current device is the stream's device);
+ * on any other status never.
+ * fn may block (e.g. to meet work on other streams: every CPU stream has its own worker)
+ * and may enqueue work on any stream, but must not synchronize or destroy its own stream
+ * (BAD_PARAM); synchronous runtime calls made inside it (Memcpy, Memset, Free) do not
+ * wait for other streams.
+ * fn NULL -> NULL_POINTER; unknown stream -> BAD_PARAM; NULL stream while the current
+ * device type has no runtime here -> DEVICE_TYPE_NOT_SUPPORTED. */
+__INFINI_C __export infiniStatus_t infinictsRefStreamEnqueue(infinirtStream_t stream, void (*fn)(void *), void *arg);
+
+/* The device a stream belongs to (NULL: the calling thread's current device).
+ * type or device_id NULL -> NULL_POINTER; unknown stream -> BAD_PARAM. */
+__INFINI_C __export infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infiniDevice_t *type,
+                                                            int *device_id);
+
+/* The device whose live allocation holds all of [ptr, ptr + size) (size 0: ptr itself).
+ * ptr, type or device_id NULL -> NULL_POINTER; not inside one device allocation
+ * (host memory included) -> BAD_PARAM. */
+__INFINI_C __export infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size, infiniDevice_t *type,
+                                                             int *device_id);
+
+#ifdef __cplusplus
+#include <functional>
+#include <utility>
+
+namespace infinicts_ref {
+
+/* infinictsRefStreamEnqueue for any callable: `work` runs once in stream order. */
+inline infiniStatus_t EnqueueOnStream(infinirtStream_t stream, std::function<void()> work) {
+  auto *heap_work = new std::function<void()>(std::move(work));
+  const infiniStatus_t status = infinictsRefStreamEnqueue(
+      stream,
+      [](void *arg) {
+        auto *owned = static_cast<std::function<void()> *>(arg);
+        (*owned)();
+        delete owned;
+      },
+      heap_work);
+  if (status != INFINI_STATUS_SUCCESS) delete heap_work;
+  return status;
+}
+
+}  // namespace infinicts_ref
+#endif
+
+#endif /* INFINICTS_REF_RUNTIME_INTERNAL_H */

@@ -1,0 +1,111 @@
+// Elementwise operators with NumIn inputs: one floating dtype for every tensor, one
+// shape (an input broadcasts only through stride 0), an output that does not overlap
+// itself. Each operator file supplies the arithmetic as a functor on compute values.
+#ifndef INFINICTS_REF_OP_OPS_ELEMENTWISE_H
+#define INFINICTS_REF_OP_OPS_ELEMENTWISE_H
+
+#include <array>
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "core/api.h"
+#include "core/dtype.h"
+#include "core/strided_loop.h"
+
+namespace infinicts::ref::op {
+
+constexpr size_t kElementwiseGrain = 1 << 14;
+
+template <size_t NumIn>
+struct ElementwisePlan {
+  infiniDtype_t dtype;
+  StridedLoop<NumIn + 1> loop;  // operand 0 is the output
+};
+
+template <size_t NumIn>
+infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<const TensorLayout *, NumIn> &in,
+                                   ElementwisePlan<NumIn> *plan) {
+  if (!IsFloatDtype(out.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  for (const TensorLayout *input : in) {
+    if (input->dtype != out.dtype) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  }
+  for (const TensorLayout *input : in) {
+    if (!SameShape(*input, out)) return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  }
+  if (OverlapsItself(out)) return INFINI_STATUS_BAD_TENSOR_STRIDES;
+  std::array<const std::vector<ptrdiff_t> *, NumIn + 1> strides;
+  strides[0] = &out.strides;
+  for (size_t k = 0; k < NumIn; ++k) strides[k + 1] = &in[k]->strides;
+  plan->dtype = out.dtype;
+  plan->loop = StridedLoop<NumIn + 1>(out.shape, strides);
+  return INFINI_STATUS_SUCCESS;
+}
+
+template <class T, class F, size_t NumIn, size_t... K>
+void RunElementwiseTyped(const StridedLoop<NumIn + 1> &loop, void *out, const std::array<const void *, NumIn> &in,
+                         const F &f, std::index_sequence<K...>) {
+  loop.ParallelForEachTiled(kElementwiseGrain, [&](const Offsets<NumIn + 1> &offsets,
+                                                   const Offsets<NumIn + 1> &steps, size_t count) {
+    T *y = static_cast<T *>(out) + offsets[0];
+    const std::array<const T *, NumIn> x{(static_cast<const T *>(in[K]) + offsets[K + 1])...};
+    bool contiguous = steps[0] == 1;
+    for (size_t k = 1; k <= NumIn; ++k) contiguous = contiguous && steps[k] == 1;
+    if (contiguous) {  // a separate loop the compiler can vectorise
+      for (size_t i = 0; i < count; ++i) y[i] = Num<T>::Store(f(Num<T>::Load(x[K][i])...));
+    } else {
+      for (size_t i = 0; i < count; ++i) {
+        const ptrdiff_t j = static_cast<ptrdiff_t>(i);
+        y[j * steps[0]] = Num<T>::Store(f(Num<T>::Load(x[K][j * steps[K + 1]])...));
+      }
+    }
+  });
+}
+
+template <OpKind Kind, size_t NumIn, class F>
+class ElementwiseDescriptor final : public InfiniopDescriptor {
+ public:
+  static constexpr OpKind kKind = Kind;
+
+  static infiniStatus_t Create(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr, const TensorLayout *out,
+                               const std::array<const TensorLayout *, NumIn> &in) {
+    auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+      auto plan = std::make_shared<ElementwisePlan<NumIn>>();
+      INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, plan.get()));
+      made->reset(new ElementwiseDescriptor(h, std::move(plan)));
+      return INFINI_STATUS_SUCCESS;
+    };
+    if (handle == nullptr || desc_ptr == nullptr || out == nullptr) return INFINI_STATUS_NULL_POINTER;
+    for (const TensorLayout *input : in) {
+      if (input == nullptr) return INFINI_STATUS_NULL_POINTER;
+    }
+    return CreateDescriptor(handle, desc_ptr, {}, make);
+  }
+
+  static infiniStatus_t Compute(InfiniopDescriptor *desc, void *workspace, size_t workspace_size, void *out,
+                                const std::array<const void *, NumIn> &in, void *stream) {
+    ElementwiseDescriptor *self = nullptr;
+    INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+    INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*self, workspace, workspace_size));
+    const size_t count = self->plan_->loop.numel();
+    INFINIOP_RETURN_IF_ERROR(CheckData({{out, count}}));
+    for (const void *input : in) INFINIOP_RETURN_IF_ERROR(CheckData({{input, count}}));
+    std::shared_ptr<const ElementwisePlan<NumIn>> plan = self->plan_;
+    return Launch(*self, stream, [plan, out, in] {
+      DispatchFloat(plan->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, F{}, std::make_index_sequence<NumIn>{});
+      });
+    });
+  }
+
+ private:
+  ElementwiseDescriptor(const InfiniopHandle &handle, std::shared_ptr<const ElementwisePlan<NumIn>> plan)
+      : InfiniopDescriptor(Kind, handle), plan_(std::move(plan)) {}
+
+  std::shared_ptr<const ElementwisePlan<NumIn>> plan_;
+};
+
+}  // namespace infinicts::ref::op
+
+#endif  // INFINICTS_REF_OP_OPS_ELEMENTWISE_H

@@ -1,0 +1,38 @@
+// Gelu, the exact (erf) form: y = x / 2 * (1 + erf(x / sqrt(2))).
+#include "infiniop/ops/gelu.h"
+#include "ops/elementwise.h"
+
+namespace infinicts::ref::op {
+namespace {
+
+struct GeluFn {
+  template <class C>
+  C operator()(C x) const {
+    return C(0.5) * x * (C(1) + std::erf(x * C(0.70710678118654752440)));
+  }
+};
+
+using GeluDescriptor = ElementwiseDescriptor<OpKind::kGelu, 1, GeluFn>;
+
+}  // namespace
+}  // namespace infinicts::ref::op
+
+using infinicts::ref::op::GeluDescriptor;
+
+__INFINI_C infiniStatus_t infiniopCreateGeluDescriptor(infiniopHandle_t handle, infiniopGeluDescriptor_t *desc_ptr,
+                                                     infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc) {
+  return GeluDescriptor::Create(handle, desc_ptr, y_desc, {x_desc});
+}
+
+__INFINI_C infiniStatus_t infiniopGetGeluWorkspaceSize(infiniopGeluDescriptor_t desc, size_t *size) {
+  return infinicts::ref::op::GetWorkspaceSize<GeluDescriptor>(desc, size);
+}
+
+__INFINI_C infiniStatus_t infiniopGelu(infiniopGeluDescriptor_t desc, void *workspace, size_t workspace_size, void *y,
+                                     const void *x, void *stream) {
+  return GeluDescriptor::Compute(desc, workspace, workspace_size, y, {x}, stream);
+}
+
+__INFINI_C infiniStatus_t infiniopDestroyGeluDescriptor(infiniopGeluDescriptor_t desc) {
+  return infinicts::ref::op::DestroyDescriptor<GeluDescriptor>(desc);
+}

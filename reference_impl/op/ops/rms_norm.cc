@@ -1,0 +1,127 @@
+// RMSNorm over the last dim, in double: y = x * w / sqrt(mean(x^2) + epsilon).
+// w may be F32 (or the other half type) when x and y are F16/BF16.
+#include <cmath>
+#include <memory>
+
+#include "core/api.h"
+#include "core/dtype.h"
+#include "infiniop/ops/rms_norm.h"
+#include "ops/rows.h"
+
+namespace infinicts::ref::op {
+namespace {
+
+struct RMSNormPlan {
+  infiniDtype_t dtype, weight_dtype;
+  RowLoop<2> rows;  // operand 0: y, operand 1: x
+  ptrdiff_t weight_step;
+  double epsilon;
+};
+
+bool WeightDtypeFits(infiniDtype_t data, infiniDtype_t weight) {
+  if (data == INFINI_DTYPE_F16 || data == INFINI_DTYPE_BF16) {
+    return weight == INFINI_DTYPE_F16 || weight == INFINI_DTYPE_BF16 || weight == INFINI_DTYPE_F32;
+  }
+  return (data == INFINI_DTYPE_F32 || data == INFINI_DTYPE_F64) && weight == data;
+}
+
+infiniStatus_t MakePlan(const TensorLayout &y, const TensorLayout &x, const TensorLayout &w, float epsilon,
+                        RMSNormPlan *plan) {
+  if (!IsFloatDtype(y.dtype) || x.dtype != y.dtype || !WeightDtypeFits(y.dtype, w.dtype)) {
+    return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  }
+  if (!SameShape(y, x) || y.ndim() < 1 || w.ndim() != 1 || w.shape[0] != y.shape.back()) {
+    return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  }
+  if (OverlapsItself(y)) return INFINI_STATUS_BAD_TENSOR_STRIDES;
+  plan->dtype = y.dtype;
+  plan->weight_dtype = w.dtype;
+  plan->rows = MakeRowLoop<2>({&y, &x}, y.ndim() - 1);
+  plan->weight_step = w.strides[0];
+  plan->epsilon = epsilon;
+  return INFINI_STATUS_SUCCESS;
+}
+
+template <class T, class W>
+void RunTyped(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
+  const size_t length = plan.rows.length;
+  const ptrdiff_t ys = plan.rows.along[0], xs = plan.rows.along[1];
+  ForEachRow(plan.rows, [&](size_t, const Offsets<2> &offsets) {
+    const T *xr = x + offsets[1];
+    T *yr = y + offsets[0];
+    double sum_squares = 0;
+    for (size_t j = 0; j < length; ++j) {
+      const double v = LoadDouble(xr[static_cast<ptrdiff_t>(j) * xs]);
+      sum_squares += v * v;
+    }
+    const double scale = 1.0 / std::sqrt(sum_squares / static_cast<double>(length) + plan.epsilon);
+    for (size_t j = 0; j < length; ++j) {
+      const ptrdiff_t jj = static_cast<ptrdiff_t>(j);
+      yr[jj * ys] = StoreDouble<T>(LoadDouble(xr[jj * xs]) * scale * LoadDouble(w[jj * plan.weight_step]));
+    }
+  });
+}
+
+void Run(const RMSNormPlan &plan, void *y, const void *x, const void *w) {
+  DispatchFloat(plan.dtype, [&](auto data_tag) {
+    using T = typename decltype(data_tag)::type;
+    DispatchFloat(plan.weight_dtype, [&](auto weight_tag) {
+      using W = typename decltype(weight_tag)::type;
+      RunTyped(plan, static_cast<T *>(y), static_cast<const T *>(x), static_cast<const W *>(w));
+    });
+  });
+}
+
+class RMSNormDescriptor final : public InfiniopDescriptor {
+ public:
+  static constexpr OpKind kKind = OpKind::kRMSNorm;
+
+  RMSNormDescriptor(const InfiniopHandle &handle, std::shared_ptr<const RMSNormPlan> plan)
+      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {}
+
+  infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *y, const void *x, const void *w,
+                         void *stream) const {
+    INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
+    const size_t count = plan_->rows.rows.numel() * plan_->rows.length;
+    INFINIOP_RETURN_IF_ERROR(CheckData({{y, count}, {x, count}, {w, plan_->rows.length}}));
+    std::shared_ptr<const RMSNormPlan> plan = plan_;
+    return Launch(*this, stream, [plan, y, x, w] { Run(*plan, y, x, w); });
+  }
+
+ private:
+  std::shared_ptr<const RMSNormPlan> plan_;
+};
+
+}  // namespace
+}  // namespace infinicts::ref::op
+
+using namespace infinicts::ref::op;
+
+__INFINI_C infiniStatus_t infiniopCreateRMSNormDescriptor(infiniopHandle_t handle,
+                                                          infiniopRMSNormDescriptor_t *desc_ptr,
+                                                          infiniopTensorDescriptor_t y_desc,
+                                                          infiniopTensorDescriptor_t x_desc,
+                                                          infiniopTensorDescriptor_t w_desc, float epsilon) {
+  return CreateDescriptor(handle, desc_ptr, {y_desc, x_desc, w_desc},
+                          [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+                            auto plan = std::make_shared<RMSNormPlan>();
+                            INFINIOP_RETURN_IF_ERROR(MakePlan(*y_desc, *x_desc, *w_desc, epsilon, plan.get()));
+                            made->reset(new RMSNormDescriptor(h, std::move(plan)));
+                            return INFINI_STATUS_SUCCESS;
+                          });
+}
+
+__INFINI_C infiniStatus_t infiniopGetRMSNormWorkspaceSize(infiniopRMSNormDescriptor_t desc, size_t *size) {
+  return GetWorkspaceSize<RMSNormDescriptor>(desc, size);
+}
+
+__INFINI_C infiniStatus_t infiniopRMSNorm(infiniopRMSNormDescriptor_t desc, void *workspace, size_t workspace_size,
+                                          void *y, const void *x, const void *w, void *stream) {
+  RMSNormDescriptor *self = nullptr;
+  INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+  return self->Compute(workspace, workspace_size, y, x, w, stream);
+}
+
+__INFINI_C infiniStatus_t infiniopDestroyRMSNormDescriptor(infiniopRMSNormDescriptor_t desc) {
+  return DestroyDescriptor<RMSNormDescriptor>(desc);
+}

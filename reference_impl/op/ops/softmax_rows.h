@@ -1,0 +1,112 @@
+// The softmax family, shared by Softmax, LogSoftmax and CausalSoftmax: one row at a
+// time in double, with the row's maximum subtracted before exponentiating.
+#ifndef INFINICTS_REF_OP_OPS_SOFTMAX_ROWS_H
+#define INFINICTS_REF_OP_OPS_SOFTMAX_ROWS_H
+
+#include <cmath>
+#include <memory>
+
+#include "core/api.h"
+#include "core/dtype.h"
+#include "ops/rows.h"
+
+namespace infinicts::ref::op {
+
+// Softmax (or log-softmax) of x[0 .. valid) into y[0 .. valid); y[valid .. length) = 0.
+template <class T>
+void SoftmaxRow(const T *x, ptrdiff_t x_step, T *y, ptrdiff_t y_step, size_t valid, size_t length, bool log) {
+  double *scratch = RowScratch(valid);
+  double max = -INFINITY;
+  for (size_t j = 0; j < valid; ++j) {
+    scratch[j] = LoadDouble(x[static_cast<ptrdiff_t>(j) * x_step]);
+    max = std::fmax(max, scratch[j]);
+  }
+  // scratch holds x - max for the log form and exp(x - max) otherwise: one exp per element.
+  double sum = 0;
+  for (size_t j = 0; j < valid; ++j) {
+    scratch[j] -= max;
+    const double e = std::exp(scratch[j]);
+    sum += e;
+    if (!log) scratch[j] = e;
+  }
+  const double log_sum = std::log(sum), inverse = 1.0 / sum;
+  for (size_t j = 0; j < valid; ++j) {
+    y[static_cast<ptrdiff_t>(j) * y_step] = StoreDouble<T>(log ? scratch[j] - log_sum : scratch[j] * inverse);
+  }
+  for (size_t j = valid; j < length; ++j) y[static_cast<ptrdiff_t>(j) * y_step] = StoreDouble<T>(0.0);
+}
+
+// y and x: one floating dtype, one shape (for the causal form at least 2-D with
+// total >= seq); y does not overlap itself.
+inline infiniStatus_t CheckSoftmaxPair(const TensorLayout &y, const TensorLayout &x, bool causal) {
+  if (!IsFloatDtype(y.dtype) || x.dtype != y.dtype) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  if (!SameShape(y, x)) return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  if (causal && (y.ndim() < 2 || y.shape[y.ndim() - 1] < y.shape[y.ndim() - 2])) return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  if (OverlapsItself(y)) return INFINI_STATUS_BAD_TENSOR_STRIDES;
+  return INFINI_STATUS_SUCCESS;
+}
+
+struct SoftmaxPlan {
+  infiniDtype_t dtype;
+  RowLoop<2> rows;             // operand 0: y, operand 1: x
+  size_t causal_seq_len = 0;   // > 0 for CausalSoftmax: rows are (..., seq, total)
+  bool log = false;
+};
+
+inline void RunSoftmax(const SoftmaxPlan &plan, void *y, const void *x) {
+  DispatchFloat(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const size_t total = plan.rows.length;
+    ForEachRow(plan.rows, [&](size_t row, const Offsets<2> &offsets) {
+      size_t valid = total;
+      if (plan.causal_seq_len > 0) valid = total - plan.causal_seq_len + row % plan.causal_seq_len + 1;
+      SoftmaxRow(static_cast<const T *>(x) + offsets[1], plan.rows.along[1], static_cast<T *>(y) + offsets[0],
+                 plan.rows.along[0], valid, total, plan.log);
+    });
+  });
+}
+
+template <OpKind Kind>
+class SoftmaxDescriptor final : public InfiniopDescriptor {
+ public:
+  static constexpr OpKind kKind = Kind;
+
+  SoftmaxDescriptor(const InfiniopHandle &handle, std::shared_ptr<const SoftmaxPlan> plan)
+      : InfiniopDescriptor(Kind, handle), plan_(std::move(plan)) {}
+
+  static infiniStatus_t Compute(InfiniopDescriptor *desc, void *workspace, size_t workspace_size, void *y,
+                                const void *x, void *stream) {
+    SoftmaxDescriptor *self = nullptr;
+    INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+    INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*self, workspace, workspace_size));
+    std::shared_ptr<const SoftmaxPlan> plan = self->plan_;
+    const size_t count = plan->rows.rows.numel() * plan->rows.length;
+    INFINIOP_RETURN_IF_ERROR(CheckData({{y, count}, {x, count}}));
+    return Launch(*self, stream, [plan, y, x] { RunSoftmax(*plan, y, x); });
+  }
+
+ private:
+  std::shared_ptr<const SoftmaxPlan> plan_;
+};
+
+// Softmax and LogSoftmax: axis in [-ndim, ndim) (negative counts from the end), else BAD_PARAM.
+template <OpKind Kind>
+infiniStatus_t CreateAxisSoftmax(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr, const TensorLayout *y,
+                                 const TensorLayout *x, int axis, bool log) {
+  return CreateDescriptor(handle, desc_ptr, {y, x},
+                          [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+                            const int ndim = static_cast<int>(x->ndim());
+                            if (axis < -ndim || axis >= ndim) return INFINI_STATUS_BAD_PARAM;
+                            INFINIOP_RETURN_IF_ERROR(CheckSoftmaxPair(*y, *x, /*causal=*/false));
+                            auto plan = std::make_shared<SoftmaxPlan>();
+                            plan->dtype = y->dtype;
+                            plan->rows = MakeRowLoop<2>({y, x}, static_cast<size_t>(axis < 0 ? axis + ndim : axis));
+                            plan->log = log;
+                            made->reset(new SoftmaxDescriptor<Kind>(h, std::move(plan)));
+                            return INFINI_STATUS_SUCCESS;
+                          });
+}
+
+}  // namespace infinicts::ref::op
+
+#endif  // INFINICTS_REF_OP_OPS_SOFTMAX_ROWS_H

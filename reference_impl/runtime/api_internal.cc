@@ -1,0 +1,42 @@
+// The infinictsRef entry points for the sibling reference libraries (see
+// include/infinicts_ref/runtime_internal.h).
+#include "infinicts_ref/runtime_internal.h"
+
+#include "runtime/routing.h"
+
+using infinicts::ref::DeviceRuntime;
+
+__INFINI_C infiniStatus_t infinictsRefStreamEnqueue(infinirtStream_t stream, void (*fn)(void *), void *arg) {
+  if (fn == nullptr) return INFINI_STATUS_NULL_POINTER;
+  DeviceRuntime *runtime = nullptr;
+  infiniStatus_t status = infinicts::ref::RouteStream(stream, &runtime, &stream);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  return runtime->LaunchHostFunc(stream, fn, arg);
+}
+
+__INFINI_C infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infiniDevice_t *type, int *device_id) {
+  if (type == nullptr || device_id == nullptr) return INFINI_STATUS_NULL_POINTER;
+  DeviceRuntime *runtime = nullptr;
+  infiniStatus_t status = infinicts::ref::RouteStream(stream, &runtime, &stream);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  int device = 0;
+  status = runtime->StreamDevice(stream, &device);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  *type = runtime->Type();
+  *device_id = device;
+  return INFINI_STATUS_SUCCESS;
+}
+
+__INFINI_C infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size, infiniDevice_t *type,
+                                                    int *device_id) {
+  if (ptr == nullptr || type == nullptr || device_id == nullptr) return INFINI_STATUS_NULL_POINTER;
+  infinicts::ref::MemoryRange range;
+  DeviceRuntime *owner = infinicts::ref::FindAllocation(ptr, &range);
+  if (owner == nullptr || range.kind != infinicts::ref::MemoryRange::Kind::kDevice ||
+      !range.Holds(ptr, size == 0 ? 1 : size)) {
+    return INFINI_STATUS_BAD_PARAM;
+  }
+  *type = owner->Type();
+  *device_id = range.device;
+  return INFINI_STATUS_SUCCESS;
+}

@@ -1,0 +1,428 @@
+// Subject `event`: creation and flags, record/query/synchronize, re-recording,
+// elapsed time (units, additivity, bounds) and cross-stream waits (spec section
+// RT-EVENT, advanced level).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "cts/case.h"
+#include "rt_chain.h"
+#include "rt_data.h"
+#include "rt_params.h"
+#include "rt_scoped.h"
+
+namespace infinicts::rt_cases {
+namespace {
+
+using cts::rt;
+using Clock = std::chrono::steady_clock;
+
+class EventCase : public cts::CaseBase {
+ protected:
+  // Two device buffers of `bytes`, touched once so later copies cost device time only.
+  void MakeCopyBuffers(size_t bytes) {
+    bytes_ = bytes;
+    void *x = nullptr, *y = nullptr;
+    CTS_ASSERT_OK(rt().infinirtMalloc(&x, bytes));
+    x_ = std::make_unique<ScopedDeviceMemory>(x);
+    CTS_ASSERT_OK(rt().infinirtMalloc(&y, bytes));
+    y_ = std::make_unique<ScopedDeviceMemory>(y);
+    auto rng = CaseRng();
+    CTS_ASSERT_OK(rt().infinirtMemset(x, static_cast<int>(rng()), bytes));
+    CTS_ASSERT_OK(rt().infinirtMemset(y, static_cast<int>(rng()), bytes));
+    CTS_ASSERT_OK(rt().infinirtDeviceSynchronize());
+  }
+  // Enqueues `count` D2D copies between the two buffers, back and forth.
+  infiniStatus_t EnqueueCopies(infinirtStream_t stream, int count) {
+    for (int i = 0; i < count; ++i) {
+      void *dst = (i % 2 == 0 ? y_ : x_)->get();
+      const void *src = (i % 2 == 0 ? x_ : y_)->get();
+      if (auto status = rt().infinirtMemcpyAsync(dst, src, bytes_, INFINIRT_MEMCPY_D2D, stream)) return status;
+    }
+    return INFINI_STATUS_SUCCESS;
+  }
+  // Creates an event owned by the case.
+  infiniStatus_t NewEvent(infinirtEvent_t *event, uint32_t flags = INFINIRT_EVENT_DEFAULT) {
+    *event = nullptr;
+    const infiniStatus_t status = flags == INFINIRT_EVENT_DEFAULT ? rt().infinirtEventCreate(event)
+                                                                  : rt().infinirtEventCreateWithFlags(event, flags);
+    if (status == INFINI_STATUS_SUCCESS) events_.push_back(std::make_unique<ScopedEvent>(*event));
+    return status;
+  }
+  infiniStatus_t NewStream(infinirtStream_t *stream) {
+    *stream = nullptr;
+    const infiniStatus_t status = rt().infinirtStreamCreate(stream);
+    if (status == INFINI_STATUS_SUCCESS) streams_.push_back(std::make_unique<ScopedStream>(*stream));
+    return status;
+  }
+
+  size_t bytes_ = 0;
+  // Destroyed in reverse order: events, then streams (which finish their work), then buffers.
+  std::unique_ptr<ScopedDeviceMemory> x_, y_;
+  std::vector<std::unique_ptr<ScopedStream>> streams_;
+  std::vector<std::unique_ptr<ScopedEvent>> events_;
+};
+
+float Elapsed(infinirtEvent_t start, infinirtEvent_t end, infiniStatus_t *status) {
+  float ms = std::nanf("");
+  *status = rt().infinirtEventElapsedTime(&ms, start, end);
+  return ms;
+}
+
+// ---------------------------------------------------------------- create, record, query
+
+CTS_TEST_F(EventCase, create_null, "conformance", "event", "RT-EVENT-1") {
+  CTS_ASSERT_STATUS(rt().infinirtEventCreate(nullptr), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(rt().infinirtEventCreateWithFlags(nullptr, INFINIRT_EVENT_DEFAULT), INFINI_STATUS_NULL_POINTER);
+}
+
+CTS_TEST_F(EventCase, bad_flags, "conformance", "event", "RT-EVENT-3") {
+  for (uint32_t flags : {0x4u, 0x8u, 0x80000000u, 0xffffffffu, INFINIRT_EVENT_DISABLE_TIMING | 0x10u}) {
+    SCOPED_TRACE("flags " + std::to_string(flags));
+    infinirtEvent_t event = nullptr;
+    const infiniStatus_t status = rt().infinirtEventCreateWithFlags(&event, flags);
+    if (status == INFINI_STATUS_SUCCESS) ScopedEvent release(event);
+    CTS_ASSERT_STATUS(status, INFINI_STATUS_BAD_PARAM);
+  }
+}
+
+CTS_TEST_F(EventCase, null_arguments, "conformance", "event", "RT-EVENT-4", "RT-EVENT-5", "RT-EVENT-16") {
+  infinirtEvent_t event = nullptr;
+  CTS_ASSERT_OK(NewEvent(&event));
+  CTS_ASSERT_STATUS(rt().infinirtEventRecord(nullptr, nullptr), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(rt().infinirtEventQuery(event, nullptr), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(rt().infinirtEventDestroy(nullptr), INFINI_STATUS_NULL_POINTER);
+}
+
+CTS_TEST_F(EventCase, never_recorded_is_complete, "conformance", "event", "RT-EVENT-6", "RT-EVENT-8") {
+  infinirtEvent_t event = nullptr;
+  CTS_ASSERT_OK(NewEvent(&event));
+  infinirtEventStatus_t state = INFINIRT_EVENT_NOT_READY;
+  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
+  EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventQuery on an event never recorded";
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+}
+
+CTS_TEST_F(EventCase, query_reflects_completion, "conformance", "event", "RT-EVENT-7", "RT-STREAM-7") {
+  constexpr int kMemsets = 8;
+  auto rng = CaseRng();
+  const size_t bytes = RandomOddIn(rng, 8 << 20, 16 << 20);
+  void *p = nullptr;
+  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  ScopedDeviceMemory hold(p);
+  CTS_ASSERT_OK(rt().infinirtMemset(p, 0, bytes));
+  infinirtStream_t stream = nullptr;
+  infinirtEvent_t event = nullptr;
+  CTS_ASSERT_OK(NewStream(&stream));
+  CTS_ASSERT_OK(NewEvent(&event));
+  int value = 0;
+  for (int i = 0; i < kMemsets; ++i) {
+    value = static_cast<int>(rng());
+    CTS_ASSERT_OK(rt().infinirtMemsetAsync(p, value, bytes, stream));
+  }
+  CTS_ASSERT_OK(rt().infinirtEventRecord(event, stream));
+  infinirtEventStatus_t state = INFINIRT_EVENT_COMPLETE;
+  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
+  ASSERT_TRUE(state == INFINIRT_EVENT_COMPLETE || state == INFINIRT_EVENT_NOT_READY) << "EventQuery state " << state;
+  // The work may be small enough to finish at once; then COMPLETE must mean it is done.
+  cts::RecordMetric("saw_not_ready", state == INFINIRT_EVENT_NOT_READY ? 1 : 0);
+  std::vector<uint8_t> back(bytes, static_cast<uint8_t>(~value));
+  if (state == INFINIRT_EVENT_COMPLETE) {
+    CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), p, bytes, INFINIRT_MEMCPY_D2H));
+    EXPECT_TRUE(AllBytesAre(back.data(), bytes, static_cast<uint8_t>(value)))
+        << "EventQuery answered COMPLETE before the recorded work was done";
+  }
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
+  EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventQuery after EventSynchronize";
+  CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), p, bytes, INFINIRT_MEMCPY_D2H));
+  EXPECT_TRUE(AllBytesAre(back.data(), bytes, static_cast<uint8_t>(value))) << "after EventSynchronize";
+}
+
+struct FlagsParam : Param<FlagsParam> {
+  const char *name;
+  uint32_t flags;
+  FlagsParam(const char *n, uint32_t f) : name(n), flags(f) {}
+  std::string Name() const { return name; }
+  std::string Json() const { return nlohmann::json{{"flags", flags}}.dump(); }
+};
+
+const std::vector<FlagsParam> kValidFlags = {
+    {"default", INFINIRT_EVENT_DEFAULT},
+    {"disable_timing", INFINIRT_EVENT_DISABLE_TIMING},
+    {"blocking_sync", INFINIRT_EVENT_BLOCKING_SYNC},
+    {"disable_timing_blocking_sync", INFINIRT_EVENT_DISABLE_TIMING | INFINIRT_EVENT_BLOCKING_SYNC},
+};
+
+class EventFlags : public cts::ParamCase<FlagsParam> {};
+
+CTS_TEST_P(EventFlags, synchronize_waits, "event", "RT-EVENT-2", "RT-EVENT-8") {
+  auto rng = CaseRng();
+  infinirtEvent_t raw_event = nullptr;
+  CTS_ASSERT_OK(rt().infinirtEventCreateWithFlags(&raw_event, GetParam().flags));
+  ASSERT_NE(raw_event, nullptr) << "infinirtEventCreateWithFlags answered SUCCESS with NULL";
+  ScopedEvent event(raw_event);
+  infinirtStream_t raw_stream = nullptr;
+  CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw_stream));
+  ScopedStream stream(raw_stream);
+  const uint64_t seed = rng();
+  StreamChain chain(seed, RandomOddIn(rng, 1 << 20, 4 << 20));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(raw_stream, 16));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(raw_event, raw_stream));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(raw_event));
+  infinirtEventStatus_t state = INFINIRT_EVENT_NOT_READY;
+  CTS_ASSERT_OK(rt().infinirtEventQuery(raw_event, &state));
+  EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventQuery after EventSynchronize";
+  EXPECT_TRUE(chain.Verify()) << "work recorded before the event, right after EventSynchronize";
+}
+
+CTS_TEST_F(EventCase, record_on_null_stream, "conformance", "event", "RT-STREAM-3", "RT-EVENT-8") {
+  auto rng = CaseRng();
+  infinirtEvent_t event = nullptr;
+  CTS_ASSERT_OK(NewEvent(&event));
+  const uint64_t seed = rng();
+  StreamChain chain(seed, RandomOddIn(rng, 1 << 20, 4 << 20));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(nullptr, 16));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(event, nullptr));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+  EXPECT_TRUE(chain.Verify()) << "work on the NULL stream recorded before the event";
+}
+
+CTS_TEST_F(EventCase, rerecord_replaces_record, "conformance", "event", "RT-EVENT-9") {
+  auto rng = CaseRng();
+  infinirtEvent_t event = nullptr;
+  infinirtStream_t first = nullptr, second = nullptr;
+  CTS_ASSERT_OK(NewEvent(&event));
+  CTS_ASSERT_OK(NewStream(&first));
+  CTS_ASSERT_OK(NewStream(&second));
+  uint64_t seed = rng();
+  StreamChain early(seed, RandomOddIn(rng, 4097, 65537));
+  CTS_ASSERT_CHAIN_OK(early, Enqueue(first, 4));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(event, first));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+  seed = rng();
+  StreamChain late(seed, RandomOddIn(rng, 2 << 20, 4 << 20));
+  CTS_ASSERT_CHAIN_OK(late, Enqueue(second, 16));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(event, second));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+  EXPECT_TRUE(late.Verify()) << "EventSynchronize after a re-record must wait for the new record's work";
+  EXPECT_TRUE(early.Verify());
+}
+
+// ---------------------------------------------------------------- elapsed time
+
+CTS_TEST_F(EventCase, elapsed_null, "conformance", "event", "RT-EVENT-10") {
+  infinirtEvent_t start = nullptr, end = nullptr;
+  CTS_ASSERT_OK(NewEvent(&start));
+  CTS_ASSERT_OK(NewEvent(&end));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(start, nullptr));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(end, nullptr));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(end));
+  float ms = 0;
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(nullptr, start, end), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, nullptr, end), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, start, nullptr), INFINI_STATUS_NULL_POINTER);
+}
+
+CTS_TEST_F(EventCase, elapsed_rejects_untimed, "conformance", "event", "RT-EVENT-11") {
+  infinirtEvent_t timed = nullptr, never = nullptr, untimed = nullptr;
+  CTS_ASSERT_OK(NewEvent(&timed));
+  CTS_ASSERT_OK(NewEvent(&never));
+  CTS_ASSERT_OK(NewEvent(&untimed, INFINIRT_EVENT_DISABLE_TIMING));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(timed, nullptr));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(untimed, nullptr));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(timed));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(untimed));
+  float ms = 0;
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, never, timed), INFINI_STATUS_BAD_PARAM);
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, timed, never), INFINI_STATUS_BAD_PARAM);
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, untimed, timed), INFINI_STATUS_BAD_PARAM);
+  CTS_ASSERT_STATUS(rt().infinirtEventElapsedTime(&ms, timed, untimed), INFINI_STATUS_BAD_PARAM);
+}
+
+CTS_TEST_F(EventCase, elapsed_before_completion, "conformance", "event", "RT-EVENT-12") {
+  MakeCopyBuffers(16 << 20);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t stream = nullptr;
+  infinirtEvent_t start = nullptr, end = nullptr;
+  CTS_ASSERT_OK(NewStream(&stream));
+  CTS_ASSERT_OK(NewEvent(&start));
+  CTS_ASSERT_OK(NewEvent(&end));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(start, stream));
+  CTS_ASSERT_OK(EnqueueCopies(stream, 8));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(end, stream));
+  infiniStatus_t status;
+  Elapsed(start, end, &status);
+  cts::RecordMetric("saw_not_ready", status == INFINI_STATUS_INTERNAL_ERROR ? 1 : 0);
+  if (status == INFINI_STATUS_SUCCESS) {
+    // Only allowed when the end event had completed already.
+    infinirtEventStatus_t state = INFINIRT_EVENT_NOT_READY;
+    CTS_ASSERT_OK(rt().infinirtEventQuery(end, &state));
+    EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventElapsedTime answered SUCCESS for an end event not complete";
+  } else {
+    CTS_ASSERT_STATUS(status, INFINI_STATUS_INTERNAL_ERROR);
+  }
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(end));
+  const float ms = Elapsed(start, end, &status);
+  CTS_ASSERT_OK(status);
+  EXPECT_GT(ms, 0.0f);
+}
+
+CTS_TEST_F(EventCase, elapsed_additive, "conformance", "event", "RT-EVENT-13", "RT-EVENT-14") {
+  MakeCopyBuffers(8 << 20);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t stream = nullptr;
+  infinirtEvent_t a = nullptr, b = nullptr, c = nullptr;
+  CTS_ASSERT_OK(NewStream(&stream));
+  CTS_ASSERT_OK(NewEvent(&a));
+  CTS_ASSERT_OK(NewEvent(&b));
+  CTS_ASSERT_OK(NewEvent(&c));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(a, stream));
+  CTS_ASSERT_OK(EnqueueCopies(stream, 2));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(b, stream));
+  CTS_ASSERT_OK(EnqueueCopies(stream, 3));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(c, stream));
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(c));
+  infiniStatus_t status;
+  const float ab = Elapsed(a, b, &status);
+  CTS_ASSERT_OK(status);
+  const float bc = Elapsed(b, c, &status);
+  CTS_ASSERT_OK(status);
+  const float ac = Elapsed(a, c, &status);
+  CTS_ASSERT_OK(status);
+  const float aa = Elapsed(a, a, &status);
+  CTS_ASSERT_OK(status);
+  const float ca = Elapsed(c, a, &status);
+  CTS_ASSERT_OK(status);
+  constexpr double kMicrosecondMs = 1e-3;
+  EXPECT_GT(ab, 0.0f) << "two D2D copies lie between a and b";
+  EXPECT_GT(bc, 0.0f) << "three D2D copies lie between b and c";
+  EXPECT_NEAR(ac, static_cast<double>(ab) + bc, kMicrosecondMs) << "t(a,c) against t(a,b) + t(b,c)";
+  EXPECT_EQ(aa, 0.0f) << "an event's elapsed time to itself";
+  EXPECT_NEAR(ca, -static_cast<double>(ac), kMicrosecondMs) << "elapsed time is end - start";
+  cts::RecordMetric("elapsed_ms", ac);
+}
+
+CTS_TEST_F(EventCase, elapsed_within_wall_time, "conformance", "event", "RT-EVENT-15") {
+  // Four 64 MiB device copies: long enough that they dominate the host wall time
+  // around them, so elapsed time in the wrong unit (seconds, microseconds) shows.
+  constexpr int kCopies = 4;
+  constexpr int kAttempts = 3;
+  constexpr double kMinShareOfWall = 1.0 / 50;
+  MakeCopyBuffers(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t stream = nullptr;
+  infinirtEvent_t start = nullptr, end = nullptr;
+  CTS_ASSERT_OK(NewStream(&stream));
+  CTS_ASSERT_OK(NewEvent(&start));
+  CTS_ASSERT_OK(NewEvent(&end));
+  double best_share = 0, elapsed_ms = 0, wall_ms = 0;
+  // A loaded host can stretch one attempt's wall time; the best share of three counts.
+  for (int attempt = 0; attempt < kAttempts && best_share < kMinShareOfWall; ++attempt) {
+    const auto before = Clock::now();
+    CTS_ASSERT_OK(rt().infinirtEventRecord(start, stream));
+    CTS_ASSERT_OK(EnqueueCopies(stream, kCopies));
+    CTS_ASSERT_OK(rt().infinirtEventRecord(end, stream));
+    CTS_ASSERT_OK(rt().infinirtEventSynchronize(end));
+    const auto after = Clock::now();
+    infiniStatus_t status;
+    elapsed_ms = Elapsed(start, end, &status);
+    CTS_ASSERT_OK(status);
+    wall_ms = std::chrono::duration<double, std::milli>(after - before).count();
+    ASSERT_GT(elapsed_ms, 0.0) << "elapsed time over " << kCopies << " copies of " << kLargeBytes << " bytes";
+    ASSERT_LE(elapsed_ms, wall_ms + 1e-3) << "elapsed time is longer than the host wall time around the work ("
+                                           << wall_ms << " ms): not milliseconds?";
+    best_share = std::max(best_share, elapsed_ms / wall_ms);
+  }
+  cts::RecordMetric("elapsed_ms", elapsed_ms);
+  cts::RecordMetric("wall_ms", wall_ms);
+  EXPECT_GE(best_share, kMinShareOfWall) << "elapsed " << elapsed_ms << " ms for work whose host wall time was "
+                                         << wall_ms << " ms: not milliseconds (seconds?)";
+}
+
+// ---------------------------------------------------------------- cross-stream waits
+
+struct WaitersParam : Param<WaitersParam> {
+  int waiters;
+  explicit WaitersParam(int w) : waiters(w) {}
+  std::string Name() const { return "waiters_" + std::to_string(waiters); }
+  std::string Json() const { return nlohmann::json{{"waiters", waiters}}.dump(); }
+};
+
+class StreamWaits : public cts::ParamCase<WaitersParam> {};
+
+CTS_TEST_P(StreamWaits, stream_wait_event, "event", "RT-EVENT-17") {
+  constexpr int kMemsets = 6;
+  auto rng = CaseRng();
+  const size_t bytes = RandomOddIn(rng, 4 << 20, 8 << 20);
+  std::vector<uint8_t> expected = RandomBytes(rng, bytes);
+  infinirtStream_t producer_raw = nullptr;
+  CTS_ASSERT_OK(rt().infinirtStreamCreate(&producer_raw));
+  ScopedStream producer(producer_raw);
+  infinirtEvent_t event_raw = nullptr;
+  CTS_ASSERT_OK(rt().infinirtEventCreate(&event_raw));
+  ScopedEvent event(event_raw);
+  void *x = nullptr;
+  CTS_ASSERT_OK(rt().infinirtMalloc(&x, bytes));
+  ScopedDeviceMemory hold_x(x);
+
+  // The producer writes x through a chain of overlapping operations, then records.
+  const std::vector<uint8_t> initial = expected;
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(x, initial.data(), bytes, INFINIRT_MEMCPY_H2D, producer_raw));
+  for (int i = 0; i < kMemsets; ++i) {
+    const size_t offset = RandomIn(rng, 0, bytes - 1);
+    const size_t length = RandomIn(rng, 1, bytes - offset);
+    const int value = static_cast<int>(rng());
+    CTS_ASSERT_OK(rt().infinirtMemsetAsync(static_cast<uint8_t *>(x) + offset, value, length, producer_raw));
+    std::fill_n(expected.begin() + offset, length, static_cast<uint8_t>(value));
+  }
+  CTS_ASSERT_OK(rt().infinirtEventRecord(event_raw, producer_raw));
+
+  // Each waiter copies x only after the event: it must see the producer's final bytes.
+  struct Waiter {
+    std::unique_ptr<ScopedStream> stream;
+    std::unique_ptr<ScopedDeviceMemory> copy;
+    std::vector<uint8_t> host;
+  };
+  std::vector<Waiter> waiters(GetParam().waiters);
+  for (Waiter &waiter : waiters) {
+    infinirtStream_t raw = nullptr;
+    CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
+    waiter.stream = std::make_unique<ScopedStream>(raw);
+    void *y = nullptr;
+    CTS_ASSERT_OK(rt().infinirtMalloc(&y, bytes));
+    waiter.copy = std::make_unique<ScopedDeviceMemory>(y);
+    waiter.host = Complement(expected);
+    CTS_ASSERT_OK(rt().infinirtStreamWaitEvent(raw, event_raw));
+    CTS_ASSERT_OK(rt().infinirtMemcpyAsync(y, x, bytes, INFINIRT_MEMCPY_D2D, raw));
+    CTS_ASSERT_OK(rt().infinirtMemcpyAsync(waiter.host.data(), y, bytes, INFINIRT_MEMCPY_D2H, raw));
+  }
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    // Only the waiter's own stream is synchronised: the wait alone orders it after the producer.
+    CTS_ASSERT_OK(rt().infinirtStreamSynchronize(waiters[i].stream->get()));
+    EXPECT_TRUE(SameBytes(expected.data(), waiters[i].host.data(), bytes)) << "waiter " << i;
+  }
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(producer_raw));
+}
+
+CTS_TEST_F(EventCase, stream_wait_never_recorded, "conformance", "event", "RT-EVENT-18") {
+  auto rng = CaseRng();
+  infinirtStream_t stream = nullptr;
+  infinirtEvent_t event = nullptr;
+  CTS_ASSERT_OK(NewStream(&stream));
+  CTS_ASSERT_OK(NewEvent(&event));
+  CTS_ASSERT_STATUS(rt().infinirtStreamWaitEvent(stream, nullptr), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_OK(rt().infinirtStreamWaitEvent(stream, event));
+  const uint64_t seed = rng();
+  StreamChain chain(seed, RandomOddIn(rng, 4097, 1 << 20));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(stream, 8));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
+  EXPECT_TRUE(chain.Verify()) << "work after a wait on an event never recorded";
+}
+
+INSTANTIATE_TEST_SUITE_P(conformance, EventFlags, testing::ValuesIn(kValidFlags), cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(conformance, StreamWaits, testing::Values(WaitersParam(1), WaitersParam(8)),
+                         cts::NameFromParam());
+
+}  // namespace
+}  // namespace infinicts::rt_cases

@@ -1,0 +1,121 @@
+#include "rt_chain.h"
+
+#include <algorithm>
+
+#include "cts/case.h"
+#include "rt_data.h"
+
+namespace infinicts::rt_cases {
+namespace {
+
+using cts::rt;
+
+// Host-side copies (H2D sources, D2H snapshots) stay below this, so long chains on
+// 64 MiB buffers do not hold gigabytes of host memory; memsets and D2D copies span
+// the whole buffer.
+constexpr size_t kHostSpanLimit = (size_t{1} << 20) + 5;
+
+enum Op { kMemset, kHostToMain, kMainToScratch, kScratchToMain, kSnapshot, kOpCount };
+
+}  // namespace
+
+StreamChain::StreamChain(uint64_t seed, size_t bytes) : rng_(seed), bytes_(bytes) {}
+
+infiniStatus_t StreamChain::Call(const char *what, infiniStatus_t status) {
+  if (status != INFINI_STATUS_SUCCESS) last_call_ = what;
+  return status;
+}
+
+infiniStatus_t StreamChain::Start(infinirtStream_t stream) {
+  void *main = nullptr, *scratch = nullptr;
+  if (auto s = Call("infinirtMalloc(main)", rt().infinirtMalloc(&main, bytes_))) return s;
+  main_ = std::make_unique<ScopedDeviceMemory>(main);
+  if (auto s = Call("infinirtMalloc(scratch)", rt().infinirtMalloc(&scratch, bytes_))) return s;
+  scratch_ = std::make_unique<ScopedDeviceMemory>(scratch);
+  if (main == nullptr || scratch == nullptr) return Call("infinirtMalloc answered NULL", INFINI_STATUS_INTERNAL_ERROR);
+
+  model_main_ = RandomBytes(rng_, bytes_);
+  model_scratch_ = RandomBytes(rng_, bytes_);
+  const std::vector<uint8_t> &main_source = staging_.emplace_back(model_main_);
+  const std::vector<uint8_t> &scratch_source = staging_.emplace_back(model_scratch_);
+  if (auto s = Call("infinirtMemcpyAsync(main, H2D)",
+                    rt().infinirtMemcpyAsync(main, main_source.data(), bytes_, INFINIRT_MEMCPY_H2D, stream)))
+    return s;
+  return Call("infinirtMemcpyAsync(scratch, H2D)",
+              rt().infinirtMemcpyAsync(scratch, scratch_source.data(), bytes_, INFINIRT_MEMCPY_H2D, stream));
+}
+
+infiniStatus_t StreamChain::EnqueueNext(infinirtStream_t stream) {
+  auto *main = static_cast<uint8_t *>(main_->get());
+  auto *scratch = static_cast<uint8_t *>(scratch_->get());
+  const int op = static_cast<int>(RandomIn(rng_, 0, kOpCount - 1));
+  const bool host_side = op == kHostToMain || op == kSnapshot;
+  const size_t offset = RandomIn(rng_, 0, bytes_ - 1);
+  const size_t length = RandomIn(rng_, 1, std::min(bytes_ - offset, host_side ? kHostSpanLimit : bytes_));
+
+  switch (op) {
+    case kMemset: {
+      const int value = static_cast<int>(rng_());  // only the low byte may count
+      std::fill_n(model_main_.begin() + offset, length, static_cast<uint8_t>(value));
+      return Call("infinirtMemsetAsync", rt().infinirtMemsetAsync(main + offset, value, length, stream));
+    }
+    case kHostToMain: {
+      const std::vector<uint8_t> &source = staging_.emplace_back(RandomBytes(rng_, length));
+      std::copy(source.begin(), source.end(), model_main_.begin() + offset);
+      return Call("infinirtMemcpyAsync(H2D)",
+                  rt().infinirtMemcpyAsync(main + offset, source.data(), length, INFINIRT_MEMCPY_H2D, stream));
+    }
+    case kMainToScratch:
+    case kScratchToMain: {
+      const bool to_scratch = op == kMainToScratch;
+      const size_t target = RandomIn(rng_, 0, bytes_ - length);
+      const std::vector<uint8_t> &from = to_scratch ? model_main_ : model_scratch_;
+      std::vector<uint8_t> &to = to_scratch ? model_scratch_ : model_main_;
+      std::copy_n(from.begin() + offset, length, to.begin() + target);
+      uint8_t *dst = (to_scratch ? scratch : main) + target;
+      const uint8_t *src = (to_scratch ? main : scratch) + offset;
+      return Call("infinirtMemcpyAsync(D2D)", rt().infinirtMemcpyAsync(dst, src, length, INFINIRT_MEMCPY_D2D, stream));
+    }
+    default: {
+      Snapshot &snapshot = snapshots_.emplace_back();
+      snapshot.expected.assign(model_main_.begin() + offset, model_main_.begin() + offset + length);
+      snapshot.host = std::make_unique<std::vector<uint8_t>>(Complement(snapshot.expected));
+      return Call("infinirtMemcpyAsync(D2H)", rt().infinirtMemcpyAsync(snapshot.host->data(), main + offset, length,
+                                                                         INFINIRT_MEMCPY_D2H, stream));
+    }
+  }
+}
+
+infiniStatus_t StreamChain::Enqueue(infinirtStream_t stream, int count) {
+  if (auto s = Start(stream)) return s;
+  for (int i = 0; i < count; ++i) {
+    if (auto s = EnqueueNext(stream)) return s;
+  }
+  return INFINI_STATUS_SUCCESS;
+}
+
+testing::AssertionResult StreamChain::Verify() const {
+  struct Part {
+    const char *name;
+    const void *device;
+    const std::vector<uint8_t> &expected;
+  };
+  for (const Part &part : {Part{"main buffer", main_->get(), model_main_},
+                           Part{"scratch buffer", scratch_->get(), model_scratch_}}) {
+    std::vector<uint8_t> back = Complement(part.expected);
+    const infiniStatus_t status = rt().infinirtMemcpy(back.data(), part.device, bytes_, INFINIRT_MEMCPY_D2H);
+    if (status != INFINI_STATUS_SUCCESS)
+      return testing::AssertionFailure() << "reading the " << part.name << " back: infinirtMemcpy(D2H) answered "
+                                         << StatusName(status);
+    if (auto same = SameBytes(part.expected.data(), back.data(), bytes_); !same)
+      return testing::AssertionFailure() << part.name << " after the chain: " << same.message();
+  }
+  for (size_t i = 0; i < snapshots_.size(); ++i) {
+    const Snapshot &snapshot = snapshots_[i];
+    if (auto same = SameBytes(snapshot.expected.data(), snapshot.host->data(), snapshot.expected.size()); !same)
+      return testing::AssertionFailure() << "D2H snapshot " << i << " of the chain: " << same.message();
+  }
+  return testing::AssertionSuccess();
+}
+
+}  // namespace infinicts::rt_cases

@@ -1,0 +1,71 @@
+// Owners of runtime handles a case made, so an assertion that ends a case early
+// still returns device memory, streams and events. Each remembers the device that
+// was current when it took ownership and releases there (memory after a
+// DeviceSynchronize, so work a failed case left pending never touches freed memory);
+// release failures are ignored (the case that made the handle checks the calls it
+// cares about).
+#pragma once
+
+#include "infinirt.h"
+
+namespace infinicts::rt_cases {
+
+// The calling thread's current device, for saving and restoring around a release.
+struct CurrentDevice {
+  infiniDevice_t type = INFINI_DEVICE_CPU;
+  int id = 0;
+  static CurrentDevice Get();  // (CPU, 0) when the backend cannot answer
+  infiniStatus_t MakeCurrent() const;
+};
+
+// Makes `device` current for a scope and restores the previous one afterwards.
+class OnDevice {
+ public:
+  explicit OnDevice(CurrentDevice device);
+  ~OnDevice();
+  OnDevice(const OnDevice &) = delete;
+  OnDevice &operator=(const OnDevice &) = delete;
+
+ private:
+  CurrentDevice previous_;
+  bool switched_ = false;
+};
+
+enum class HandleKind { kDeviceMemory, kHostMemory, kStream, kEvent };
+
+class Scoped {
+ public:
+  Scoped(HandleKind kind, void *handle) : kind_(kind), handle_(handle), owner_(CurrentDevice::Get()) {}
+  ~Scoped() { Reset(); }
+  Scoped(const Scoped &) = delete;
+  Scoped &operator=(const Scoped &) = delete;
+
+  void *get() const { return handle_; }
+  // Gives the handle up without releasing it (the case releases it itself).
+  void *Release() {
+    void *handle = handle_;
+    handle_ = nullptr;
+    return handle;
+  }
+  void Reset();
+
+ private:
+  HandleKind kind_;
+  void *handle_;
+  CurrentDevice owner_;
+};
+
+struct ScopedDeviceMemory : Scoped {
+  explicit ScopedDeviceMemory(void *p) : Scoped(HandleKind::kDeviceMemory, p) {}
+};
+struct ScopedHostMemory : Scoped {
+  explicit ScopedHostMemory(void *p) : Scoped(HandleKind::kHostMemory, p) {}
+};
+struct ScopedStream : Scoped {
+  explicit ScopedStream(infinirtStream_t s) : Scoped(HandleKind::kStream, s) {}
+};
+struct ScopedEvent : Scoped {
+  explicit ScopedEvent(infinirtEvent_t e) : Scoped(HandleKind::kEvent, e) {}
+};
+
+}  // namespace infinicts::rt_cases

@@ -1,0 +1,316 @@
+// Device and its Stream / Event / DeviceBuffer wrappers over the fake runtime: the
+// right functions, on the right device, with the caller's device unchanged, and
+// every handle destroyed exactly once.
+#include <string>
+#include <utility>
+
+#include "fake_runtime_test_base.h"
+
+namespace infinicts::device::testing {
+namespace {
+
+class DeviceTest : public FakeRuntimeTest {
+ protected:
+  // The caller sits on cpu:1 while working with nvidia:2, so a missing guard shows.
+  void SetUp() override {
+    FakeRuntimeTest::SetUp();
+    ExchangeDevice(rt_, cpu1_);
+  }
+  Device gpu_{rt_, gpu2_};
+};
+
+TEST_F(DeviceTest, StreamIsCreatedOnItsDeviceAndDestroyedOnce) {
+  infinirtStream_t raw = nullptr;
+  {
+    std::unique_ptr<Stream> stream = gpu_.CreateStream();
+    raw = stream->raw();
+    ASSERT_NE(nullptr, raw);
+    EXPECT_EQ(&gpu_, &stream->device());
+    EXPECT_EQ(gpu2_, Fake().live_streams.at(raw));
+    EXPECT_EQ(cpu1_, FakeCurrentDevice());
+  }
+  EXPECT_EQ(1, Calls("infinirtStreamDestroy"));
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtStreamDestroy"));
+  EXPECT_TRUE(Fake().live_streams.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, StreamSynchronizeAndWaitEventPassTheirHandles) {
+  std::unique_ptr<Stream> stream = gpu_.CreateStream();
+  std::unique_ptr<Event> event = gpu_.CreateEvent();
+  stream->Synchronize();
+  EXPECT_EQ(stream->raw(), Fake().last_synchronized_stream);
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtStreamSynchronize"));
+  stream->WaitEvent(*event);
+  EXPECT_EQ(stream->raw(), Fake().last_waiting_stream);
+  EXPECT_EQ(event->raw(), Fake().last_waited_event);
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtStreamWaitEvent"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, StreamFailuresThrowTheStatusAndRestoreTheDevice) {
+  std::unique_ptr<Stream> stream = gpu_.CreateStream();
+  Force("infinirtStreamSynchronize", INFINI_STATUS_INTERNAL_ERROR);
+  try {
+    stream->Synchronize();
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
+    EXPECT_NE(std::string::npos, std::string(error.what()).find("infinirtStreamSynchronize"));
+  }
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, StreamCreateFailureThrowsAndLeaksNothing) {
+  Force("infinirtStreamCreate", INFINI_STATUS_DEVICE_NOT_INITIALIZED);
+  try {
+    gpu_.CreateStream();
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_DEVICE_NOT_INITIALIZED, error.status());
+  }
+  EXPECT_EQ(0, Calls("infinirtStreamDestroy"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, SuccessWithTheNullStreamIsAnInternalError) {
+  Force("infinirtStreamCreate", INFINI_STATUS_SUCCESS);  // answers without filling the handle
+  try {
+    gpu_.CreateStream();
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
+  }
+  EXPECT_EQ(0, Calls("infinirtStreamDestroy"));
+}
+
+TEST_F(DeviceTest, FailedStreamDestroyDoesNotThrowFromTheDestructor) {
+  std::unique_ptr<Stream> stream = gpu_.CreateStream();
+  Force("infinirtStreamDestroy", INFINI_STATUS_INTERNAL_ERROR);
+  stream.reset();
+  EXPECT_EQ(1, Calls("infinirtStreamDestroy"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, DefaultEventUsesEventCreateAndFlagsUseCreateWithFlags) {
+  {
+    std::unique_ptr<Event> plain = gpu_.CreateEvent();
+    std::unique_ptr<Event> untimed = gpu_.CreateEvent(INFINIRT_EVENT_DISABLE_TIMING);
+    EXPECT_EQ(1, Calls("infinirtEventCreate"));
+    EXPECT_EQ(1, Calls("infinirtEventCreateWithFlags"));
+    EXPECT_EQ(0u, Fake().live_events.at(plain->raw()).flags);
+    EXPECT_EQ(uint32_t{INFINIRT_EVENT_DISABLE_TIMING}, Fake().live_events.at(untimed->raw()).flags);
+    EXPECT_EQ(gpu2_, Fake().live_events.at(plain->raw()).device);
+    EXPECT_EQ(gpu2_, Fake().live_events.at(untimed->raw()).device);
+    EXPECT_EQ(&gpu_, &plain->device());
+  }
+  EXPECT_EQ(2, Calls("infinirtEventDestroy"));
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtEventDestroy"));
+  EXPECT_TRUE(Fake().live_events.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, EventCreateFailuresThrow) {
+  EXPECT_THROW(gpu_.CreateEvent(0x80), DeviceError);  // the fake rejects unknown flag bits
+  Force("infinirtEventCreate", INFINI_STATUS_SUCCESS);
+  EXPECT_THROW(gpu_.CreateEvent(), DeviceError);
+  RtApi without_events = rt_;
+  without_events.infinirtEventCreate = nullptr;
+  Device device(without_events, gpu2_);
+  try {
+    device.CreateEvent();
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_NOT_IMPLEMENTED, error.status());
+  }
+  EXPECT_TRUE(Fake().live_events.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, EventRecordsOnTheGivenOrTheNullStream) {
+  std::unique_ptr<Stream> stream = gpu_.CreateStream();
+  std::unique_ptr<Event> event = gpu_.CreateEvent();
+  event->Record(stream.get());
+  EXPECT_EQ(stream->raw(), Fake().live_events.at(event->raw()).recorded_on);
+  event->Record(nullptr);
+  EXPECT_EQ(nullptr, Fake().live_events.at(event->raw()).recorded_on);
+  // The NULL stream is the current device's: the record must run on the event's device.
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtEventRecord"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, EventQueryAndSynchronize) {
+  std::unique_ptr<Event> event = gpu_.CreateEvent();
+  EXPECT_TRUE(event->Query());  // never recorded: complete
+  event->Record(nullptr);
+  Fake().events_pending = true;
+  EXPECT_FALSE(event->Query());
+  Fake().events_pending = false;
+  EXPECT_TRUE(event->Query());
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtEventQuery"));
+  event->Synchronize();
+  EXPECT_EQ(event->raw(), Fake().last_synchronized_event);
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtEventSynchronize"));
+  Force("infinirtEventQuery", INFINI_STATUS_BAD_PARAM);
+  EXPECT_THROW(event->Query(), DeviceError);
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, ElapsedTimeIsEndMinusStart) {
+  std::unique_ptr<Event> start = gpu_.CreateEvent();
+  std::unique_ptr<Event> end = gpu_.CreateEvent();
+  start->Record(nullptr);
+  end->Record(nullptr);
+  EXPECT_FLOAT_EQ(1.5f, end->ElapsedMsSince(*start));  // the fake's clock steps 1.5 ms per record
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtEventElapsedTime"));
+  std::unique_ptr<Event> untimed = gpu_.CreateEvent(INFINIRT_EVENT_DISABLE_TIMING);
+  untimed->Record(nullptr);
+  try {
+    untimed->ElapsedMsSince(*start);
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_BAD_PARAM, error.status());
+    EXPECT_NE(std::string::npos, std::string(error.what()).find("infinirtEventElapsedTime"));
+  }
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, AllocateOnTheDeviceAndFreeOnceOnIt) {
+  void *data = nullptr;
+  {
+    DeviceBuffer buffer = gpu_.Allocate(4096);
+    data = buffer.data();
+    ASSERT_NE(nullptr, data);
+    EXPECT_EQ(4096u, buffer.size());
+    EXPECT_EQ(gpu2_, buffer.device());
+    EXPECT_FALSE(buffer.is_host());
+    EXPECT_EQ(gpu2_, Fake().live_allocations.at(data).device);
+    EXPECT_EQ(cpu1_, FakeCurrentDevice());
+  }
+  EXPECT_EQ(1, Calls("infinirtFree"));
+  EXPECT_EQ(0, Calls("infinirtFreeHost"));
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtFree"));
+  EXPECT_TRUE(Fake().live_allocations.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, ZeroByteAllocationWithNullNeedsNoFree) {
+  { DeviceBuffer buffer = gpu_.Allocate(0); EXPECT_EQ(nullptr, buffer.data()); }
+  EXPECT_EQ(0, Calls("infinirtFree"));
+}
+
+TEST_F(DeviceTest, AllocationFailuresThrow) {
+  Force("infinirtMalloc", INFINI_STATUS_INTERNAL_ERROR);
+  try {
+    gpu_.Allocate(64);
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
+    EXPECT_NE(std::string::npos, std::string(error.what()).find("infinirtMalloc"));
+  }
+  Force("infinirtMalloc", INFINI_STATUS_SUCCESS);  // SUCCESS with NULL for 64 bytes
+  try {
+    gpu_.Allocate(64);
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
+    EXPECT_NE(std::string::npos, std::string(error.what()).find("NULL"));
+  }
+  EXPECT_EQ(0, Calls("infinirtFree"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, PinnedHostUsesMallocHostAndFreeHost) {
+  AllocationOptions options;
+  options.SetPinnedDevice(gpu2_);
+  {
+    DeviceBuffer buffer = gpu_.AllocatePinnedHost(256, options);
+    ASSERT_NE(nullptr, buffer.data());
+    EXPECT_TRUE(buffer.is_host());
+    EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtMallocHost"));
+    DeviceBuffer unpinned = gpu_.AllocatePinnedHost(16, AllocationOptions());
+    EXPECT_TRUE(unpinned.is_host());
+  }
+  EXPECT_EQ(2, Calls("infinirtFreeHost"));
+  EXPECT_EQ(0, Calls("infinirtFree"));
+  EXPECT_TRUE(Fake().live_allocations.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, PinnedHostForAnotherDeviceIsRejected) {
+  AllocationOptions options;
+  options.SetPinnedDevice(gpu0_);
+  EXPECT_THROW(gpu_.AllocatePinnedHost(256, options), std::invalid_argument);
+  EXPECT_EQ(0, Calls("infinirtMallocHost"));
+}
+
+TEST_F(DeviceTest, MovedBuffersAreFreedExactlyOnce) {
+  DeviceBuffer first = gpu_.Allocate(128);
+  void *first_data = first.data();
+  DeviceBuffer moved(std::move(first));
+  EXPECT_EQ(nullptr, first.data());
+  EXPECT_EQ(0u, first.size());
+  EXPECT_EQ(first_data, moved.data());
+  EXPECT_EQ(128u, moved.size());
+
+  DeviceBuffer second = gpu_.Allocate(64);
+  void *second_data = second.data();
+  moved = std::move(second);  // the first allocation is freed now
+  EXPECT_EQ(1, Calls("infinirtFree"));
+  EXPECT_EQ(0u, Fake().live_allocations.count(first_data));
+  EXPECT_EQ(second_data, moved.data());
+
+  DeviceBuffer &alias = moved;
+  moved = std::move(alias);  // self-move keeps the buffer
+  EXPECT_EQ(second_data, moved.data());
+  EXPECT_EQ(1, Calls("infinirtFree"));
+
+  DeviceBuffer empty;
+  empty = std::move(moved);
+  { DeviceBuffer gone = std::move(first); }  // destroying moved-from buffers frees nothing
+  EXPECT_EQ(1, Calls("infinirtFree"));
+  empty = DeviceBuffer();
+  EXPECT_EQ(2, Calls("infinirtFree"));
+  EXPECT_TRUE(Fake().live_allocations.empty());
+}
+
+TEST_F(DeviceTest, SynchronizeAndMemInfoRunOnTheDevice) {
+  gpu_.Synchronize();
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtDeviceSynchronize"));
+  DeviceBuffer buffer = gpu_.Allocate(1024);
+  size_t free_bytes = 0;
+  size_t total_bytes = 0;
+  gpu_.MemInfo(&free_bytes, &total_bytes);
+  EXPECT_EQ(size_t{1} << 30, total_bytes);
+  EXPECT_EQ(total_bytes - 1024, free_bytes);
+  EXPECT_EQ(gpu2_, Fake().DeviceAtLastCall("infinirtGetMemInfo"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, DeviceThatCannotBeSetFailsBeforeCallingTheBackend) {
+  Device missing(rt_, DeviceId{INFINI_DEVICE_NVIDIA, 9});
+  try {
+    missing.CreateStream();
+    FAIL() << "no DeviceError";
+  } catch (const DeviceError &error) {
+    EXPECT_EQ(INFINI_STATUS_DEVICE_NOT_FOUND, error.status());
+  }
+  EXPECT_EQ(0, Calls("infinirtStreamCreate"));
+  EXPECT_THROW(missing.Allocate(8), DeviceError);
+  EXPECT_EQ(0, Calls("infinirtMalloc"));
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+TEST_F(DeviceTest, DestructorsStillReleaseWhenTheDeviceCannotBeRead) {
+  std::unique_ptr<Stream> stream = gpu_.CreateStream();
+  DeviceBuffer buffer = gpu_.Allocate(32);
+  Force("infinirtGetDevice", INFINI_STATUS_INTERNAL_ERROR);
+  stream.reset();
+  buffer = DeviceBuffer();
+  EXPECT_TRUE(Fake().live_streams.empty());
+  EXPECT_TRUE(Fake().live_allocations.empty());
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
+}
+
+}  // namespace
+}  // namespace infinicts::device::testing

@@ -1,0 +1,126 @@
+// infinicts-fault-detect: one detection test. Runs a suite through the fault-injecting
+// backend with the real `infinicts` command and checks the report:
+//   with a fault:  the expected cases ended fail/crash/timeout, every listed case is
+//                  reported, the run exited 1, within the time budget;
+//   without one:   every case passed, every listed case is reported, the run exited 0.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "check/process.h"
+#include "check/report_checks.h"
+
+namespace check = infinicts::fault::check;
+
+namespace {
+
+struct Options {
+  std::string infinicts;
+  std::string backend;
+  std::string target;
+  std::string fault = "none";
+  std::string suite = "rt";
+  std::string device = "cpu";
+  std::string timeout = "10";
+  std::string report;
+  std::vector<std::string> expect;
+  double max_seconds = 120;
+};
+
+int failures = 0;
+
+void Verdict(const std::string &check_name, const std::vector<std::string> &problems) {
+  std::printf("%s: %s\n", problems.empty() ? "ok  " : "FAIL", check_name.c_str());
+  for (const std::string &problem : problems) std::printf("      %s\n", problem.c_str());
+  if (!problems.empty()) ++failures;
+}
+
+void PrintTail(const std::string &title, const std::string &text) {
+  const size_t keep = 6000;
+  std::printf("---- %s%s ----\n%s\n", title.c_str(), text.size() > keep ? " (tail)" : "",
+              text.size() > keep ? text.substr(text.size() - keep).c_str() : text.c_str());
+}
+
+std::string Describe(const check::ProcessOutcome &outcome) {
+  if (!outcome.started) return "did not start";
+  if (outcome.timed_out) return "was killed after " + std::to_string(static_cast<int>(outcome.seconds)) + " s";
+  if (outcome.exited) return "exited " + std::to_string(outcome.exit_code);
+  return "died of signal " + std::to_string(outcome.signal);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  CLI::App app{"Runs a suite through the fault-injecting backend and checks that the fault is caught"};
+  app.add_option("--infinicts", options.infinicts, "the infinicts command")->required();
+  app.add_option("--backend", options.backend, "the fault-injecting backend's folder")->required();
+  app.add_option("--target", options.target, "the real backend the wrapper forwards to")->required();
+  app.add_option("--fault", options.fault, "INFINICTS_FAULT, or none");
+  app.add_option("--suite", options.suite, "the suite to run");
+  app.add_option("--device", options.device, "the device type");
+  app.add_option("--timeout", options.timeout, "the per-case time limit given to infinicts run");
+  app.add_option("--report", options.report, "where the run writes its JSON report")->required();
+  app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
+  app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
+  CLI11_PARSE(app, argc, argv);
+  const bool clean = options.fault == "none";
+  if (!clean && options.expect.empty()) {
+    std::fprintf(stderr, "a fault needs at least one --expect glob\n");
+    return 2;
+  }
+
+  const std::string list_log = options.report + ".list.txt";
+  const check::ProcessOutcome listing =
+      check::RunProcess({options.infinicts, "list", "--suite", options.suite}, {}, list_log, 60);
+  const std::string list_output = check::ReadFile(list_log);
+  if (!listing.exited || listing.exit_code != 0) {
+    std::printf("FAIL: `infinicts list --suite %s` %s\n", options.suite.c_str(), Describe(listing).c_str());
+    PrintTail("infinicts list", list_output);
+    return 1;
+  }
+  const std::vector<std::string> listed = check::ParseListedIds(list_output, options.suite);
+
+  const std::string run_log = options.report + ".log";
+  std::remove(options.report.c_str());
+  const std::vector<std::string> run_argv = {options.infinicts, "run", "--backend", options.backend, "--device",
+                                             options.device, "--suite", options.suite, "--timeout", options.timeout,
+                                             "--out", options.report, "--quiet"};
+  const check::ProcessOutcome run = check::RunProcess(
+      run_argv, {{"INFINICTS_FAULT", clean ? "" : options.fault}, {"INFINICTS_FAULT_TARGET", options.target}},
+      run_log, options.max_seconds);
+  std::printf("fault %s: infinicts run %s in %.1f s; %zu cases listed\n", options.fault.c_str(),
+              Describe(run).c_str(), run.seconds, listed.size());
+
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "%g", options.max_seconds);
+  Verdict(std::string("the run finished within ") + budget + " s",
+          run.timed_out ? std::vector<std::string>{"it did not"} : std::vector<std::string>{});
+  const int expected_exit = clean ? 0 : 1;
+  Verdict("the run exited " + std::to_string(expected_exit),
+          run.exited && run.exit_code == expected_exit ? std::vector<std::string>{}
+                                                        : std::vector<std::string>{"it " + Describe(run)});
+
+  const auto report = nlohmann::json::parse(check::ReadFile(options.report), nullptr, false);
+  if (!report.is_object()) {
+    Verdict("the report " + options.report + " is a JSON object", {"it is missing or not JSON"});
+  } else {
+    Verdict("every listed case is reported once", check::CheckComplete(report, listed));
+    if (clean) {
+      Verdict("every case passed", check::CheckAllPass(report));
+    } else {
+      Verdict("the expected cases caught the fault", check::CheckCaught(report, options.expect));
+      std::vector<std::string> caught;
+      for (const auto &result : report.value("results", nlohmann::json::array())) {
+        const std::string status = result.value("status", std::string());
+        if (status != "pass") caught.push_back(status + ": " + result.value("id", std::string()));
+      }
+      std::printf("cases not passing under the fault (%zu):\n", caught.size());
+      for (const std::string &line : caught) std::printf("      %s\n", line.c_str());
+    }
+  }
+  if (failures != 0) PrintTail("infinicts run output", check::ReadFile(run_log));
+  return failures == 0 ? 0 : 1;
+}

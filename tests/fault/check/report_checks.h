@@ -1,0 +1,26 @@
+// What a detection test asserts about an `infinicts run` report, as pure functions of
+// the report's JSON: each answers the problems it found (empty = the check holds).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace infinicts::fault::check {
+
+// The case ids in the output of `infinicts list`: one case per line, either a JSON
+// object with an "id" or a line whose first word is the id (starting "<suite>.").
+std::vector<std::string> ParseListedIds(const std::string &list_output, const std::string &suite);
+
+// Every listed case has exactly one result, no other result is there, and the summary's
+// total counts them: a crash or a hang must not cost the report any case.
+std::vector<std::string> CheckComplete(const nlohmann::json &report, const std::vector<std::string> &listed_ids);
+
+// Each glob matches at least one case, and every case it matches ended fail, crash or timeout.
+std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::vector<std::string> &globs);
+
+// Every case ended pass.
+std::vector<std::string> CheckAllPass(const nlohmann::json &report);
+
+}  // namespace infinicts::fault::check

@@ -1,0 +1,59 @@
+// The checks of the detection tests must be able to fail: each is fed reports that
+// break it in one way.
+#include "check/report_checks.h"
+
+#include <gtest/gtest.h>
+
+namespace infinicts::fault::check {
+namespace {
+
+nlohmann::json Report(const std::vector<std::pair<std::string, std::string>> &results) {
+  nlohmann::json report = {{"summary", {{"total", results.size()}}}, {"results", nlohmann::json::array()}};
+  for (const auto &[id, status] : results) report["results"].push_back({{"id", id}, {"status", status}});
+  return report;
+}
+
+TEST(FaultReportChecks, ParsesIdsFromJsonLinesAndFromWords) {
+  const std::string output =
+      "{\"id\":\"rt.memory.conformance/a\",\"clauses\":[]}\n"
+      "  rt.stream.conformance/b   RT-STREAM-1\n"
+      "\n"
+      "2 cases\n"
+      "op.gemm.accuracy/c\n";
+  EXPECT_EQ(ParseListedIds(output, "rt"),
+            (std::vector<std::string>{"rt.memory.conformance/a", "rt.stream.conformance/b"}));
+}
+
+TEST(FaultReportChecks, CompleteNeedsEveryListedCaseOnceAndTheTotal) {
+  const std::vector<std::string> listed = {"rt.a", "rt.b"};
+  EXPECT_TRUE(CheckComplete(Report({{"rt.a", "pass"}, {"rt.b", "crash"}}), listed).empty());
+  EXPECT_FALSE(CheckComplete(Report({{"rt.a", "pass"}}), listed).empty());
+  EXPECT_FALSE(CheckComplete(Report({{"rt.a", "pass"}, {"rt.b", "pass"}, {"rt.b", "pass"}}), listed).empty());
+  EXPECT_FALSE(CheckComplete(Report({{"rt.a", "pass"}, {"rt.b", "pass"}, {"rt.c", "pass"}}), listed).empty());
+  auto wrong_total = Report({{"rt.a", "pass"}, {"rt.b", "pass"}});
+  wrong_total["summary"]["total"] = 3;
+  EXPECT_FALSE(CheckComplete(wrong_total, listed).empty());
+  EXPECT_FALSE(CheckComplete(Report({}), {}).empty());
+}
+
+TEST(FaultReportChecks, CaughtNeedsEveryMatchedCaseFailingAndAMatch) {
+  const auto report = Report({{"rt.event.conformance/elapsed/1", "fail"}, {"rt.event.conformance/elapsed/2", "timeout"},
+                              {"rt.event.conformance/query", "pass"}, {"rt.stream.conformance/x", "crash"}});
+  EXPECT_TRUE(CheckCaught(report, {"rt.event.conformance/elapsed*", "rt.stream.*"}).empty());
+  EXPECT_FALSE(CheckCaught(report, {"rt.event.*"}).empty());
+  EXPECT_FALSE(CheckCaught(report, {"rt.memory.*"}).empty());
+  EXPECT_FALSE(CheckCaught(report, {}).empty());
+  EXPECT_FALSE(CheckCaught(Report({{"rt.a", "skip"}}), {"rt.a"}).empty());
+  EXPECT_FALSE(CheckCaught(Report({{"rt.a", "unsupported"}}), {"rt.a"}).empty());
+}
+
+TEST(FaultReportChecks, AllPassRefusesAnyOtherStatusAndAnEmptyReport) {
+  EXPECT_TRUE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", "pass"}})).empty());
+  for (const char *status : {"fail", "skip", "unsupported", "crash", "timeout", "xfail"}) {
+    EXPECT_FALSE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", status}})).empty()) << status;
+  }
+  EXPECT_FALSE(CheckAllPass(Report({})).empty());
+}
+
+}  // namespace
+}  // namespace infinicts::fault::check

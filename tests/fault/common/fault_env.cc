@@ -1,0 +1,82 @@
+#include "common/fault_env.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace infinicts::fault {
+namespace {
+
+bool IsDirectory(const std::string &path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string ParentOf(const std::string &path) {
+  const auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// The file the wrapper was loaded from, as the dynamic loader knows it.
+std::string OwnLibraryPath(const void *anchor) {
+  Dl_info info {};
+  if (dladdr(anchor, &info) == 0 || info.dli_fname == nullptr) {
+    Die("cannot find the wrapper's own file with dladdr");
+  }
+  return info.dli_fname;
+}
+
+std::string TargetLibraryPath(const char *file_name, const void *anchor) {
+  const char *target = std::getenv("INFINICTS_FAULT_TARGET");
+  std::string location;
+  if (target != nullptr && *target != '\0') {
+    location = target;
+  } else {
+    const std::string own_folder = ParentOf(OwnLibraryPath(anchor));
+    location = ParentOf(own_folder) + "/lib";
+  }
+  if (!IsDirectory(location)) return location;  // a library file named directly
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  return location + "/" + file_name;
+}
+
+}  // namespace
+
+void Die(const std::string &why) {
+  std::fprintf(stderr, "infinicts fault backend: %s\n", why.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+const std::string &RequestedFaultName() {
+  static const std::string name = [] {
+    const char *value = std::getenv("INFINICTS_FAULT");
+    std::string text = value != nullptr ? value : "";
+    return text == "none" ? std::string() : text;
+  }();
+  return name;
+}
+
+void *OpenTargetLibrary(const char *file_name, const void *anchor) {
+  const std::string path = TargetLibraryPath(file_name, anchor);
+  dlerror();
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char *why = dlerror();
+    Die("cannot load the target " + path + ": " + (why != nullptr ? why : "unknown dlopen error") +
+        " (set INFINICTS_FAULT_TARGET to the real backend's folder)");
+  }
+  // Forwarding to ourselves would recurse until the stack runs out.
+  void *own = dlopen(OwnLibraryPath(anchor).c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (own != nullptr) {
+    dlclose(own);
+    if (own == handle) Die("the target " + path + " is the fault wrapper itself");
+  }
+  return handle;
+}
+
+}  // namespace infinicts::fault

@@ -1,0 +1,31 @@
+// A wrapper's faults: each one is a name and a function that replaces, in the table of
+// calls the wrapper forwards to, the calls it changes. Every interface (runtime now,
+// operators and collectives later) keeps its own list over its own table type.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace infinicts::fault {
+
+template <class Table>
+struct Fault {
+  const char *name;
+  const char *effect;               // one line, for messages and listings
+  void (*install)(Table &calls);    // the calls it does not replace keep forwarding
+};
+
+// The target's calls with the requested fault installed. A name this interface does
+// not know belongs to another wrapper (e.g. an operator fault): the calls stay as they are.
+template <class Table>
+Table WithFault(Table calls, const std::string &requested, const std::vector<Fault<Table>> &faults) {
+  for (const Fault<Table> &fault : faults) {
+    if (requested == fault.name) {
+      fault.install(calls);
+      break;
+    }
+  }
+  return calls;
+}
+
+}  // namespace infinicts::fault

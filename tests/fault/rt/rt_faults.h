@@ -1,0 +1,17 @@
+// The runtime faults the wrapper can inject, one small installer each.
+#pragma once
+
+#include <vector>
+
+#include "common/fault_registry.h"
+#include "rt/rt_table.h"
+
+namespace infinicts::fault {
+
+using RtFault = Fault<RtTable>;
+const std::vector<RtFault> &RtFaults();
+
+// Installers that keep state of their own live in their own files.
+void InstallMemcpyAsyncOutOfOrder(RtTable &calls);
+
+}  // namespace infinicts::fault

@@ -1,0 +1,37 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "oracle/oracles.h"
+#include "test_tensors.h"
+
+namespace infinicts {
+namespace {
+
+using testing_helpers::ExpectValues;
+using testing_helpers::F32;
+
+TEST(RearrangeOracle, IdentityOnValuesWhateverTheLayout) {
+  const HostTensor src = F32({2, 3}, {1, 2, 3, 4, 5, 6}).WithLayout(OffsetLayout(TransposedLayout({2, 3}), 3));
+  ExpectValues(oracle::Rearrange(src), {2, 3}, {1, 2, 3, 4, 5, 6});
+}
+
+TEST(EmbeddingOracle, GathersRows) {
+  const HostTensor weight = F32({3, 2}, {0, 1, 10, 11, 20, 21});
+  for (infiniDtype_t index_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {
+    const HostTensor indices = HostTensor::FromValues(index_dtype, {2, 2}, {2, 0, 1, 1});
+    ExpectValues(oracle::Embedding(indices, weight), {2, 2, 2}, {20, 21, 0, 1, 10, 11, 10, 11});
+  }
+  const HostTensor strided_weight = weight.WithLayout(TransposedLayout({3, 2}));
+  const HostTensor one = HostTensor::FromValues(INFINI_DTYPE_I64, {1}, {2});
+  ExpectValues(oracle::Embedding(one, strided_weight), {1, 2}, {20, 21});
+}
+
+TEST(EmbeddingOracle, RejectsIndicesOutsideTheVocabulary) {
+  const HostTensor weight = F32({3, 2}, {0, 1, 10, 11, 20, 21});
+  EXPECT_THROW(oracle::Embedding(HostTensor::FromValues(INFINI_DTYPE_I32, {1}, {3}), weight), std::invalid_argument);
+  EXPECT_THROW(oracle::Embedding(HostTensor::FromValues(INFINI_DTYPE_I32, {1}, {-1}), weight), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace infinicts

@@ -1,0 +1,135 @@
+// A suite binary named "rt" whose cases end in every way the runner must handle.
+// Crashes and hangs happen only when FAKE_SUITE_FAULTS (comma-separated) asks:
+//   abort, segv, hang            the case of that name aborts / segfaults / sleeps
+//   exit_after_case              the process exits normally after each case it ends
+//   exit_before_cases            the process exits normally before its first case
+//   hang_before_cases            the process sleeps before its first case
+// FAKE_SUITE_PID_FILE: the hanging case writes its process id there first.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "cts/case.h"
+
+namespace {
+
+using infinicts::cts::rt;
+
+bool FaultAsked(const char *name) {
+  const char *faults = std::getenv("FAKE_SUITE_FAULTS");
+  if (faults == nullptr) return false;
+  const std::string list = std::string(",") + faults + ",";
+  return list.find(std::string(",") + name + ",") != std::string::npos;
+}
+
+class ExitAfterCase : public testing::EmptyTestEventListener {
+  void OnTestEnd(const testing::TestInfo &) override {
+    // End listeners run in reverse order: the runner's result line is already written.
+    if (FaultAsked("exit_after_case")) _exit(0);
+  }
+};
+
+class FaultsBeforeCases : public testing::Environment {
+  void SetUp() override {
+    if (FaultAsked("exit_before_cases")) _exit(0);
+    if (FaultAsked("hang_before_cases")) sleep(300);
+  }
+};
+
+const bool installed [[maybe_unused]] = [] {
+  testing::UnitTest::GetInstance()->listeners().Append(new ExitAfterCase);
+  testing::AddGlobalTestEnvironment(new FaultsBeforeCases);
+  return true;
+}();
+
+class FakeDevice : public infinicts::cts::CaseBase {};
+class FakeMemory : public infinicts::cts::CaseBase {};
+class FakeEvent : public infinicts::cts::CaseBase {};
+class FakeStream : public infinicts::cts::CaseBase {};
+class FakeGuard : public infinicts::cts::CaseBase {};
+
+}  // namespace
+
+CTS_TEST_F(FakeDevice, count_is_one, "conformance", "device", "RT-DEV-1") {
+  int count = 0;
+  CTS_ASSERT_OK(rt().infinirtGetDeviceCount(INFINI_DEVICE_CPU, &count));
+  EXPECT_EQ(count, 1);
+}
+
+// Far more output than a pipe holds: the runner must keep draining it.
+CTS_TEST_F(FakeDevice, chatty, "conformance", "device", "RT-DEV-2") {
+  const std::string line(1023, 'x');
+  for (int i = 0; i < 512; ++i) {
+    std::fprintf(stdout, "%s\n", line.c_str());
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+
+CTS_TEST_F(FakeMemory, wrong_value, "conformance", "memory", "RT-MEM-1") {
+  const int expected = 4, got = 5;
+  EXPECT_EQ(expected, got) << "fake check: expected 4 bytes, got 5";
+}
+
+CTS_TEST_F(FakeEvent, aborts, "conformance", "event", "RT-EVT-1") {
+  if (FaultAsked("abort")) {
+    std::fprintf(stderr, "fake suite: aborting on purpose\n");
+    std::abort();
+  }
+}
+
+CTS_TEST_F(FakeEvent, segfaults, "conformance", "event", "RT-EVT-2") {
+  if (FaultAsked("segv")) {
+    std::fprintf(stderr, "fake suite: segfaulting on purpose\n");
+    raise(SIGSEGV);
+  }
+}
+
+CTS_TEST_F(FakeEvent, hangs, "conformance", "event", "RT-EVT-3") {
+  if (FaultAsked("hang")) {
+    if (const char *pid_file = std::getenv("FAKE_SUITE_PID_FILE")) std::ofstream(pid_file) << getpid() << "\n";
+    sleep(300);
+  }
+}
+
+CTS_TEST_F(FakeStream, needs_two_devices, "conformance", "stream", "RT-STR-1") {
+  GTEST_SKIP() << "needs two cpu devices";
+}
+
+CTS_TEST_F(FakeGuard, stream_create, "conformance", "guard", "RT-GRD-1") {
+  CTS_REQUIRE_SYMBOL(infinirtStreamCreate);
+}
+
+namespace {
+
+struct SizeParam : infinicts::cts::ParamBase {
+  explicit SizeParam(size_t bytes) : bytes(bytes) {}
+  size_t bytes;
+  std::string Name() const { return "n" + std::to_string(bytes); }
+  std::string Json() const { return "{\"bytes\":" + std::to_string(bytes) + "}"; }
+};
+
+// A plain function: cts::PrintTo (a template) and GoogleTest's are equally good
+// matches for a ParamBase, and the call would be ambiguous without this one.
+void PrintTo(const SizeParam &param, std::ostream *os) { *os << param.Json(); }
+
+}  // namespace
+
+class FakeSizes : public infinicts::cts::ParamCase<SizeParam> {};
+
+CTS_TEST_P(FakeSizes, malloc_free, "memory", "RT-MEM-2") {
+  void *pointer = nullptr;
+  CTS_ASSERT_OK(rt().infinirtMalloc(&pointer, GetParam().bytes));
+  ASSERT_NE(pointer, nullptr);
+  std::memset(pointer, 0, GetParam().bytes);
+  CTS_ASSERT_OK(rt().infinirtFree(pointer));
+  infinicts::cts::RecordMetric("bytes_allocated", static_cast<double>(GetParam().bytes));
+}
+
+INSTANTIATE_TEST_SUITE_P(accuracy, FakeSizes, testing::Values(SizeParam(16), SizeParam(64)),
+                         infinicts::cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(perf, FakeSizes, testing::Values(SizeParam(1024)), infinicts::cts::NameFromParam());

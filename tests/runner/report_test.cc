@@ -1,0 +1,117 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/atomic_file.h"
+#include "report/levels.h"
+#include "report/report.h"
+#include "run_cli.h"
+
+namespace infinicts::report {
+namespace {
+
+CaseResult Result(const std::string &suite, const std::string &subject, Status status, const std::string &test = "t") {
+  CaseResult result;
+  result.suite = suite;
+  result.subject = subject;
+  result.mode = "conformance";
+  result.id = suite + "." + subject + ".conformance/" + test;
+  result.status = status;
+  return result;
+}
+
+void AddMinimalPasses(LevelTally *tally) {
+  for (const char *subject : {"device", "stream", "memory", "guard"}) tally->Add(Result("rt", subject, Status::kPass));
+  tally->Add(Result("op", "gemm", Status::kPass));
+}
+
+TEST(Levels, MinimalNeedsEveryPartPassing) {
+  LevelTally tally;
+  AddMinimalPasses(&tally);
+  LevelOutcomes outcomes = tally.Evaluate();
+  EXPECT_TRUE(outcomes.minimal.reached);
+  EXPECT_FALSE(outcomes.advanced.reached);
+  EXPECT_EQ(outcomes.advanced.reasons, (std::vector<std::string>{"rt.event cases not run", "ccl suite not run"}));
+
+  tally.Add(Result("rt", "event", Status::kPass));
+  tally.Add(Result("ccl", "all_reduce", Status::kPass));
+  tally.Add(Result("ccl", "comm", Status::kSkip));  // skip is neutral
+  EXPECT_TRUE(tally.Evaluate().advanced.reached);
+}
+
+TEST(Levels, EachBlockingStatusKeepsTheLevel) {
+  for (Status status : {Status::kFail, Status::kUnsupported, Status::kCrash, Status::kTimeout, Status::kXfail}) {
+    LevelTally tally;
+    AddMinimalPasses(&tally);
+    tally.Add(Result("op", "add", status, "bad"));
+    const LevelOutcomes outcomes = tally.Evaluate();
+    EXPECT_FALSE(outcomes.minimal.reached) << StatusName(status);
+    ASSERT_EQ(outcomes.minimal.reasons.size(), 1u);
+    EXPECT_EQ(outcomes.minimal.reasons[0],
+              std::string("op: 1 ") + StatusName(status) + " (first: op.add.conformance/bad)");
+  }
+}
+
+TEST(Levels, APartWhoseCasesWereAllSkippedWasNotTested) {
+  LevelTally tally;
+  for (const char *subject : {"device", "stream", "memory", "guard"}) tally.Add(Result("rt", subject, Status::kPass));
+  tally.Add(Result("op", "gemm", Status::kSkip));
+  const LevelOutcomes outcomes = tally.Evaluate();
+  EXPECT_FALSE(outcomes.minimal.reached);
+  EXPECT_EQ(outcomes.minimal.reasons, std::vector<std::string>{"op: all 1 cases skipped"});
+}
+
+TEST(Levels, AdvancedOnlyParts) {
+  EXPECT_TRUE(IsAdvancedOnly("rt", "event"));
+  EXPECT_TRUE(IsAdvancedOnly("ccl", "all_reduce"));
+  EXPECT_FALSE(IsAdvancedOnly("rt", "memory"));
+  EXPECT_FALSE(IsAdvancedOnly("op", "event"));
+}
+
+TEST(Report, CountsStatusesAndKeepsResultsInOrder) {
+  Report report;
+  report.Add(Result("rt", "memory", Status::kPass, "a"));
+  report.Add(Result("rt", "memory", Status::kCrash, "b"));
+  report.Add(Result("rt", "stream", Status::kSkip, "c"));
+  const nlohmann::json document = nlohmann::json::parse(report.Serialize());
+  EXPECT_EQ(document["summary"]["total"], 3);
+  EXPECT_EQ(document["summary"]["pass"], 1);
+  EXPECT_EQ(document["summary"]["crash"], 1);
+  EXPECT_EQ(document["summary"]["skip"], 1);
+  EXPECT_EQ(document["summary"]["fail"], 0);
+  EXPECT_EQ(document["summary"]["levels"]["minimal"], false);
+  ASSERT_EQ(document["results"].size(), 3u);
+  EXPECT_EQ(document["results"][1]["id"], "rt.memory.conformance/b");
+  EXPECT_EQ(document["results"][1]["status"], "crash");
+  EXPECT_EQ(document["schema_version"], kSchemaVersion);
+}
+
+TEST(Report, SerializesEmptyAndKeepsInvalidUtf8FromBreakingIt) {
+  Report report;
+  EXPECT_EQ(nlohmann::json::parse(report.Serialize())["results"], nlohmann::json::array());
+  CaseResult result = Result("rt", "memory", Status::kFail);
+  result.message = "backend said \xff\xfe";
+  report.Add(result);
+  EXPECT_NO_THROW(nlohmann::json::parse(report.Serialize()));
+}
+
+TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
+  const std::string dir = testing_support::ScratchDir("atomic");
+  const std::string path = dir + "/nested/report.json";
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(path, "first", false, &error)) << error;
+  ASSERT_TRUE(WriteFileAtomically(path, "second", true, &error)) << error;
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  EXPECT_EQ(text.str(), "second");
+  struct stat st {};
+  EXPECT_NE(stat((path + ".tmp").c_str(), &st), 0);
+  EXPECT_FALSE(WriteFileAtomically(path + "/below-a-file", "x", false, &error));
+  EXPECT_FALSE(error.empty());
+}
+
+}  // namespace
+}  // namespace infinicts::report

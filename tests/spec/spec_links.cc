@@ -1,0 +1,95 @@
+#include "spec_links.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace infinicts::spec {
+namespace {
+
+const std::regex &ClauseItem() {
+  static const std::regex item(R"(^\s*[-*]\s+\*\*([A-Z]+-[A-Z]+-[0-9]+)\*\*\s+(.*)$)");
+  return item;
+}
+
+bool HasWord(const std::string &text, const char *word) {
+  return std::regex_search(text, std::regex(std::string("\\b") + word + "\\b"));
+}
+
+}  // namespace
+
+Spec ParseSpec(const std::string &markdown) {
+  Spec spec;
+  std::map<std::string, int> first_line;
+  std::istringstream lines(markdown);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    std::smatch match;
+    if (!std::regex_match(line, match, ClauseItem())) continue;
+    const std::string id = match[1];
+    const std::string sentence = match[2];
+    const std::string where = "line " + std::to_string(number) + ": " + id;
+    const bool must = HasWord(sentence, "MUST"), should = HasWord(sentence, "SHOULD");
+    if (must == should) {
+      spec.errors.push_back(where + (must ? " says both MUST and SHOULD" : " says neither MUST nor SHOULD"));
+      continue;
+    }
+    if (auto [it, inserted] = first_line.emplace(id, number); !inserted) {
+      spec.errors.push_back(where + " repeats the id of line " + std::to_string(it->second));
+      continue;
+    }
+    spec.clauses.push_back(Clause{id, must, number});
+  }
+  if (spec.clauses.empty() && spec.errors.empty()) spec.errors.push_back("the spec has no clauses");
+  return spec;
+}
+
+std::vector<CitingCase> ParseCaseList(const std::string &json_lines, std::vector<std::string> *errors) {
+  std::vector<CitingCase> cases;
+  std::istringstream lines(json_lines);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const nlohmann::json json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!json.is_object() || !json.contains("id") || !json["id"].is_string() || !json.contains("clauses") ||
+        !json["clauses"].is_array()) {
+      errors->push_back("case list line " + std::to_string(number) + " is not a case with an id and clauses");
+      continue;
+    }
+    CitingCase listed{json["id"].get<std::string>(), {}};
+    for (const auto &clause : json["clauses"]) {
+      if (clause.is_string()) listed.clauses.push_back(clause.get<std::string>());
+    }
+    cases.push_back(std::move(listed));
+  }
+  if (cases.empty() && errors->empty()) errors->push_back("the case list is empty");
+  return cases;
+}
+
+LinkReport CheckLinks(const Spec &spec, const std::vector<CitingCase> &cases) {
+  LinkReport report;
+  std::map<std::string, int> citations;
+  for (const Clause &clause : spec.clauses) citations[clause.id] = 0;
+  for (const CitingCase &listed : cases) {
+    if (listed.clauses.empty()) report.errors.push_back(listed.id + " cites no clause");
+    for (const std::string &id : listed.clauses) {
+      auto it = citations.find(id);
+      if (it == citations.end()) {
+        report.errors.push_back(listed.id + " cites " + id + ", which the spec does not have");
+      } else {
+        ++it->second;
+      }
+    }
+  }
+  for (const Clause &clause : spec.clauses) {
+    if (citations[clause.id] > 0) continue;
+    const std::string message = clause.id + " (line " + std::to_string(clause.line) + ") is checked by no case";
+    (clause.must ? report.errors : report.warnings).push_back(message);
+  }
+  return report;
+}
+
+}  // namespace infinicts::spec

@@ -1,0 +1,40 @@
+// The link between a specification file (docs/spec/*.md) and a suite's cases: every
+// case cites clauses the spec has, and every MUST clause is cited by some case.
+// Clause syntax: docs/spec/README.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace infinicts::spec {
+
+struct Clause {
+  std::string id;  // "RT-DEV-3"
+  bool must = false;
+  int line = 0;
+};
+
+struct Spec {
+  std::vector<Clause> clauses;
+  std::vector<std::string> errors;  // malformed or duplicate clauses
+};
+
+// Reads the clause items ("- **ID** sentence with MUST or SHOULD") of a Markdown spec.
+Spec ParseSpec(const std::string &markdown);
+
+struct CitingCase {
+  std::string id;  // "rt.memory.conformance/memcpy/h2d/bytes_1"
+  std::vector<std::string> clauses;
+};
+
+// Reads `--cts-list` output: one JSON object a line with "id" and "clauses".
+std::vector<CitingCase> ParseCaseList(const std::string &json_lines, std::vector<std::string> *errors);
+
+struct LinkReport {
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+};
+
+LinkReport CheckLinks(const Spec &spec, const std::vector<CitingCase> &cases);
+
+}  // namespace infinicts::spec
