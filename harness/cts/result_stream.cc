@@ -55,6 +55,7 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result) {
 
 void ResultStream::OnTestStart(const testing::TestInfo &info) {
   TakeMetrics();
+  started_ = std::chrono::steady_clock::now();
   WriteLine(nlohmann::json{{"event", "start"}, {"test", FullName(info)}}.dump());
 }
 
@@ -67,7 +68,7 @@ void ResultStream::OnTestEnd(const testing::TestInfo &info) {
                       {"test", FullName(info)},
                       {"status", status},
                       {"message", message},
-                      {"duration_ms", static_cast<double>(info.result()->elapsed_time())},
+                      {"duration_ms", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count()},
                       {"metrics", metrics}};
   WriteLine(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+
 namespace infinicts::cts {
 
 class ResultStream : public testing::EmptyTestEventListener {
@@ -16,6 +19,8 @@ class ResultStream : public testing::EmptyTestEventListener {
  private:
   void WriteLine(const std::string &line);
   int fd_;
+  // GoogleTest measures whole milliseconds; the report wants sub-millisecond durations.
+  std::chrono::steady_clock::time_point started_;
 };
 
 }  // namespace infinicts::cts
