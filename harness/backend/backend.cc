@@ -14,6 +14,7 @@ namespace unexported {
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "backend/rt_symbols.def"
 #include "backend/op_symbols.def"
+#include "backend/ccl_symbols.def"
 #pragma GCC diagnostic pop
 #undef X
 }  // namespace unexported
@@ -46,6 +47,15 @@ const std::vector<std::string> &KnownOpSymbols() {
   static const std::vector<std::string> names = {
 #define X(name, params, args) #name,
 #include "backend/op_symbols.def"
+#undef X
+  };
+  return names;
+}
+
+const std::vector<std::string> &KnownCclSymbols() {
+  static const std::vector<std::string> names = {
+#define X(name, params, args) #name,
+#include "backend/ccl_symbols.def"
 #undef X
   };
   return names;
@@ -113,6 +123,21 @@ std::unique_ptr<Backend> Backend::Load(const std::vector<std::string> &paths, st
 #undef X
   if (op_missing.size() < KnownOpSymbols().size()) {
     backend->missing_.insert(backend->missing_.end(), op_missing.begin(), op_missing.end());
+  }
+
+  std::vector<std::string> ccl_missing;
+#define X(name, params, args)                                              \
+  if (void *symbol = backend->Resolve(#name)) {                            \
+    backend->ccl_.name = reinterpret_cast<decltype(&::name)>(symbol);      \
+    backend->exported_.insert(#name);                                      \
+  } else {                                                                 \
+    backend->ccl_.name = &unexported::name;                                \
+    ccl_missing.push_back(#name);                                          \
+  }
+#include "backend/ccl_symbols.def"
+#undef X
+  if (ccl_missing.size() < KnownCclSymbols().size()) {
+    backend->missing_.insert(backend->missing_.end(), ccl_missing.begin(), ccl_missing.end());
   }
 
   if (!backend->Exports("infinirtSetDevice") || !backend->Exports("infinirtMalloc")) {

@@ -1,5 +1,5 @@
 // Loads a backend (any set of InfiniRT / InfiniOP / InfiniCCL shared libraries)
-// and resolves every interface symbol into its interface's table (RtApi, OpApi).
+// and resolves every interface symbol into its interface's table (RtApi, OpApi, CclApi).
 // A symbol the backend does not export is replaced by a stand-in answering
 // INFINI_STATUS_NOT_IMPLEMENTED, so a case that needs it ends `unsupported`
 // instead of calling through NULL.
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "infiniccl.h"
 #include "infiniop.h"
 #include "infinirt.h"
 
@@ -27,6 +28,12 @@ struct OpApi {
 #undef X
 };
 
+struct CclApi {
+#define X(name, params, args) decltype(&::name) name = nullptr;
+#include "backend/ccl_symbols.def"
+#undef X
+};
+
 class Backend {
  public:
   // Each path is a directory (libinfinirt.so, libinfiniop.so, libinfiniccl.so are
@@ -40,11 +47,12 @@ class Backend {
 
   const RtApi &rt() const { return rt_; }
   const OpApi &op() const { return op_; }
+  const CclApi &ccl() const { return ccl_; }
   bool Exports(const std::string &symbol) const { return exported_.count(symbol) != 0; }
   const std::vector<std::string> &libraries() const { return libraries_; }
   std::vector<std::string> exported() const { return {exported_.begin(), exported_.end()}; }
-  // The interface symbols the backend lacks. InfiniOP's are listed only when the backend
-  // exports some of them: a backend without libinfiniop.so does not list all 84 names.
+  // The interface symbols the backend lacks. InfiniOP's (InfiniCCL's) are listed only when
+  // the backend exports some of them: a backend without libinfiniop.so does not list all 84 names.
   const std::vector<std::string> &missing() const { return missing_; }
 
  private:
@@ -57,10 +65,12 @@ class Backend {
   std::vector<std::string> missing_;
   RtApi rt_;
   OpApi op_;
+  CclApi ccl_;
 };
 
 // The names of the interface symbols the loader knows, in declaration order.
 const std::vector<std::string> &KnownRtSymbols();
 const std::vector<std::string> &KnownOpSymbols();
+const std::vector<std::string> &KnownCclSymbols();
 
 }  // namespace infinicts

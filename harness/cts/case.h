@@ -33,6 +33,7 @@ struct Context {
 Context &GetContext();
 inline const RtApi &rt() { return GetContext().backend->rt(); }
 inline const OpApi &op() { return GetContext().backend->op(); }
+inline const CclApi &ccl() { return GetContext().backend->ccl(); }
 inline infiniDevice_t device_type() { return GetContext().device_type; }
 inline const std::vector<int> &device_ids() { return GetContext().device_ids; }
 

@@ -11,7 +11,7 @@ namespace infinicts::spec {
 namespace {
 
 const std::regex &ClauseItem() {
-  static const std::regex item(R"(^\s*[-*]\s+\*\*([A-Z]+-[A-Z]+-[0-9]+)\*\*\s+(.*)$)");
+  static const std::regex item(R"(^\s*[-*]\s+\*\*([A-Z]+-[A-Z][A-Z0-9]*-[0-9]+)\*\*\s+(.*)$)");
   return item;
 }
 

@@ -33,6 +33,14 @@ TEST(ParseSpec, ReadsClauseItemsAndStrength) {
   EXPECT_TRUE(spec.clauses[2].must);
 }
 
+// An area may hold digits after its first letter (CCL-P2P: point to point).
+TEST(ParseSpec, ReadsAreasWithDigits) {
+  const Spec spec = ParseSpec("- **CCL-P2P-1** `Send` MUST match `Recv`.\n");
+  ASSERT_TRUE(spec.errors.empty()) << spec.errors.front();
+  ASSERT_EQ(spec.clauses.size(), 1u);
+  EXPECT_EQ(spec.clauses[0].id, "CCL-P2P-1");
+}
+
 TEST(ParseSpec, RejectsMalformedClauses) {
   const Spec spec = ParseSpec(
       "- **RT-X-1** says MUST and SHOULD.\n"

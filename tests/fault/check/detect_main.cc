@@ -26,6 +26,7 @@ struct Options {
   std::string timeout = "10";
   std::string report;
   std::vector<std::string> expect;
+  std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
   double max_seconds = 120;
 };
 
@@ -65,6 +66,7 @@ int main(int argc, char **argv) {
   app.add_option("--report", options.report, "where the run writes its JSON report")->required();
   app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
+  app.add_option("--filter", options.filter, "glob of case ids to take, as infinicts --filter (repeatable)");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
   if (!clean && options.expect.empty()) {
@@ -73,8 +75,11 @@ int main(int argc, char **argv) {
   }
 
   const std::string list_log = options.report + ".list.txt";
-  const check::ProcessOutcome listing =
-      check::RunProcess({options.infinicts, "list", "--suite", options.suite}, {}, list_log, 60);
+  std::vector<std::string> selection = {"--suite", options.suite};
+  for (const std::string &glob : options.filter) selection.push_back("--filter=" + glob);
+  std::vector<std::string> list_argv = {options.infinicts, "list"};
+  list_argv.insert(list_argv.end(), selection.begin(), selection.end());
+  const check::ProcessOutcome listing = check::RunProcess(list_argv, {}, list_log, 60);
   const std::string list_output = check::ReadFile(list_log);
   if (!listing.exited || listing.exit_code != 0) {
     std::printf("FAIL: `infinicts list --suite %s` %s\n", options.suite.c_str(), Describe(listing).c_str());
@@ -85,9 +90,9 @@ int main(int argc, char **argv) {
 
   const std::string run_log = options.report + ".log";
   std::remove(options.report.c_str());
-  const std::vector<std::string> run_argv = {options.infinicts, "run", "--backend", options.backend, "--device",
-                                             options.device, "--suite", options.suite, "--timeout", options.timeout,
-                                             "--out", options.report, "--quiet"};
+  std::vector<std::string> run_argv = {options.infinicts, "run", "--backend", options.backend, "--device",
+                                       options.device, "--timeout", options.timeout, "--out", options.report, "--quiet"};
+  run_argv.insert(run_argv.end(), selection.begin(), selection.end());
   const check::ProcessOutcome run = check::RunProcess(
       run_argv, {{"INFINICTS_FAULT", clean ? "" : options.fault}, {"INFINICTS_FAULT_TARGET", options.target}},
       run_log, options.max_seconds);

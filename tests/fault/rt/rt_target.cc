@@ -4,6 +4,7 @@
 #include "common/fault_registry.h"
 #include "rt/rt_faults.h"
 #include "rt/rt_table.h"
+#include "rt/synchronize_hook.h"
 
 namespace infinicts::fault {
 namespace {
@@ -40,7 +41,8 @@ const RtTable &TargetRt() {
 }
 
 const RtTable &ActiveRt() {
-  static const RtTable table = WithFault(TargetRt(), RequestedFaultName(), RtFaults());
+  // The hook comes last: deferred operator work runs after whatever the fault made of a synchronize.
+  static const RtTable table = WithSynchronizeHook(WithFault(TargetRt(), RequestedFaultName(), RtFaults()));
   return table;
 }
 

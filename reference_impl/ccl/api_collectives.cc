@@ -1,0 +1,184 @@
+// The exported collectives and point-to-point calls: check the arguments, number the call
+// in the rank's issue order, and submit the rank's part to its stream (group.h). Checks come in
+// this order: NULL comm, NULL buffer (count > 0), dtype, op / root / peer, stream; then
+// count 0 answers SUCCESS with nothing enqueued (there is nothing to wait for or touch).
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "ccl/api_guard.h"
+#include "ccl/c_enum.h"
+#include "ccl/collectives.h"
+#include "ccl/communicator.h"
+#include "ccl/dtype.h"
+#include "ccl/group.h"
+#include "ccl/rank_stream.h"
+#include "ccl/reduce.h"
+#include "infiniccl.h"
+
+namespace {
+
+using infinicts::ref::ccl::CommGroup;
+using infinicts::ref::ccl::Meeting;
+using infinicts::ref::ccl::RankBuffers;
+using infinicts::ref::ccl::ReduceFunction;
+
+// NULL comm, then a NULL buffer while there is data, then the dtype.
+// The enums come by reference so that an out-of-range value is never loaded as the enum.
+infiniStatus_t CheckCommon(const InfinicclComm *comm, size_t count, std::initializer_list<const void *> buffers,
+                           const infiniDtype_t &dtype) {
+  if (comm == nullptr) return INFINI_STATUS_NULL_POINTER;
+  if (count > 0) {
+    for (const void *buffer : buffers) {
+      if (buffer == nullptr) return INFINI_STATUS_NULL_POINTER;
+    }
+  }
+  if (infinicts::ref::ccl::NumberDtypeSize(infinicts::ref::ccl::EnumValue(dtype)) == 0) {
+    return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  }
+  return INFINI_STATUS_SUCCESS;
+}
+
+// The reduction for a checked dtype; NULL when the op is out of range.
+ReduceFunction ReductionFor(infiniDtype_t dtype, const infinicclReduceOp_t &op) {
+  const int op_value = infinicts::ref::ccl::EnumValue(op);
+  if (op_value < INFINICCL_SUM || op_value > INFINICCL_AVG) return nullptr;
+  return infinicts::ref::ccl::FindReduceFunction(dtype, op);
+}
+
+int Device(const InfinicclComm *comm) { return comm->group->device(comm->rank); }
+
+// The stream check, and count 0's early SUCCESS; `issue` runs when there is work.
+template <class Issue>
+infiniStatus_t CheckStreamThenIssue(const InfinicclComm *comm, size_t count, infinirtStream_t stream, Issue issue) {
+  const infiniStatus_t status = infinicts::ref::ccl::CheckRankStream(Device(comm), stream);
+  if (status != INFINI_STATUS_SUCCESS || count == 0) return status;
+  return infinicts::ref::ccl::Guarded(issue);
+}
+
+// Numbers the call as the rank's next collective and submits `part` (group.h), which runs
+// on the rank's worker once it has joined the meeting of that number.
+infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream,
+                               std::function<void(Meeting &meeting)> part) {
+  std::lock_guard<std::mutex> lock(comm->issue_mutex);
+  const uint64_t sequence = comm->collectives_issued;
+  const std::shared_ptr<CommGroup> group = comm->group;
+  const infiniStatus_t status =
+      infinicts::ref::ccl::SubmitForRank(Device(comm), stream, false, [group, sequence, part = std::move(part)] {
+        const std::shared_ptr<Meeting> meeting = group->Join(sequence);
+        part(*meeting);
+      });
+  if (status == INFINI_STATUS_SUCCESS) ++comm->collectives_issued;
+  return status;
+}
+
+bool PeerValid(const InfinicclComm *comm, int peer) {
+  return peer >= 0 && peer < comm->group->nranks() && peer != comm->rank;
+}
+
+}  // namespace
+
+__INFINI_C infiniStatus_t infinicclAllReduce(void *sendbuf, void *recvbuf, size_t count, infiniDtype_t datatype,
+                                             infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
+  infiniStatus_t status = CheckCommon(comm, count, {sendbuf, recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  const ReduceFunction reduce = ReductionFor(datatype, op);
+  if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
+  return CheckStreamThenIssue(comm, count, stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunAllReduce(meeting, rank, mine, count, element_size, reduce);
+    });
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclReduceScatter(void *sendbuf, void *recvbuf, size_t recv_count,
+                                                 infiniDtype_t datatype, infinicclReduceOp_t op, infinicclComm_t comm,
+                                                 infinirtStream_t stream) {
+  infiniStatus_t status = CheckCommon(comm, recv_count, {sendbuf, recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  const ReduceFunction reduce = ReductionFor(datatype, op);
+  if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
+  return CheckStreamThenIssue(comm, recv_count, stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunReduceScatter(meeting, rank, mine, recv_count, element_size, reduce);
+    });
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclAllGather(void *sendbuf, void *recvbuf, size_t send_count, infiniDtype_t datatype,
+                                             infinicclComm_t comm, infinirtStream_t stream) {
+  infiniStatus_t status = CheckCommon(comm, send_count, {sendbuf, recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  return CheckStreamThenIssue(comm, send_count, stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunAllGather(meeting, rank, mine, send_count, element_size);
+    });
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclBroadcast(const void *sendbuf, void *recvbuf, size_t count, infiniDtype_t datatype,
+                                             int root, infinicclComm_t comm, infinirtStream_t stream) {
+  // Only the root's send buffer is read (as in NCCL): other ranks may pass NULL.
+  const bool is_root = comm != nullptr && comm->rank == root;
+  infiniStatus_t status =
+      is_root ? CheckCommon(comm, count, {sendbuf, recvbuf}, datatype) : CheckCommon(comm, count, {recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  if (root < 0 || root >= comm->group->nranks()) return INFINI_STATUS_BAD_PARAM;
+  return CheckStreamThenIssue(comm, count, stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunBroadcast(meeting, rank, mine, count, element_size, root);
+    });
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclSend(const void *sendbuf, size_t count, infiniDtype_t datatype, int peer,
+                                        infinicclComm_t comm, infinirtStream_t stream) {
+  infiniStatus_t status = CheckCommon(comm, count, {sendbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  if (!PeerValid(comm, peer)) return INFINI_STATUS_BAD_PARAM;
+  return CheckStreamThenIssue(comm, count, stream, [&] {
+    std::lock_guard<std::mutex> lock(comm->issue_mutex);
+    uint64_t &issued = comm->sends_issued[static_cast<size_t>(peer)];
+    const std::shared_ptr<CommGroup> group = comm->group;
+    const int from = comm->rank;
+    const uint64_t sequence = issued;
+    const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
+        Device(comm), stream, true, [=] { group->mailbox().Send(from, peer, sequence, sendbuf, bytes); });
+    if (enqueued == INFINI_STATUS_SUCCESS) ++issued;
+    return enqueued;
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclRecv(void *recvbuf, size_t count, infiniDtype_t datatype, int peer,
+                                        infinicclComm_t comm, infinirtStream_t stream) {
+  infiniStatus_t status = CheckCommon(comm, count, {recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  if (!PeerValid(comm, peer)) return INFINI_STATUS_BAD_PARAM;
+  return CheckStreamThenIssue(comm, count, stream, [&] {
+    std::lock_guard<std::mutex> lock(comm->issue_mutex);
+    uint64_t &issued = comm->recvs_issued[static_cast<size_t>(peer)];
+    const std::shared_ptr<CommGroup> group = comm->group;
+    const int to = comm->rank;
+    const uint64_t sequence = issued;
+    const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
+    const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
+        Device(comm), stream, false, [=] { group->mailbox().Recv(peer, to, sequence, recvbuf, bytes); });
+    if (enqueued == INFINI_STATUS_SUCCESS) ++issued;
+    return enqueued;
+  });
+}

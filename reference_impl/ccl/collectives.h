@@ -1,0 +1,35 @@
+// The collective algorithms, as each rank's stream worker runs them once every rank has
+// reached the collective: all CPU device memory is addressable from every worker, so a
+// rank reads the other ranks' buffers directly, and the work is split across the ranks
+// (they run in parallel, one worker each), never looped over ranks on one thread.
+//
+// Each function returns when this rank's receive buffer holds its result and no rank
+// will read this rank's buffers any more, so the stream may go on to reuse them.
+#ifndef INFINICTS_REF_CCL_COLLECTIVES_H
+#define INFINICTS_REF_CCL_COLLECTIVES_H
+
+#include <cstddef>
+
+#include "ccl/meeting.h"
+#include "ccl/reduce.h"
+
+namespace infinicts::ref::ccl {
+
+// Chunked reduce-scatter + all-gather: rank r reduces chunk r of every rank's send buffer
+// into its own receive buffer, then every rank copies the other ranks' reduced chunks.
+void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size,
+                  ReduceFunction reduce);
+
+// Rank r reduces segment r of every rank's send buffer into its receive buffer.
+void RunReduceScatter(Meeting &meeting, int rank, RankBuffers mine, size_t recv_count, size_t element_size,
+                      ReduceFunction reduce);
+
+// Rank r copies every rank's send buffer into its own receive buffer.
+void RunAllGather(Meeting &meeting, int rank, RankBuffers mine, size_t send_count, size_t element_size);
+
+// Every rank copies the root's send buffer into its own receive buffer.
+void RunBroadcast(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size, int root);
+
+}  // namespace infinicts::ref::ccl
+
+#endif  // INFINICTS_REF_CCL_COLLECTIVES_H

@@ -1,0 +1,68 @@
+// A communicator: the state its ranks share (CommGroup) and the handle each rank holds
+// (InfinicclComm, the struct infiniccl.h names).
+//
+// Matching: a rank's collectives are numbered in the order the rank issued them, and its
+// Sends (Recvs) per peer likewise; the ranks' stream workers meet on those numbers, so
+// the ranks' calls pair up by order whichever threads issued them.
+#ifndef INFINICTS_REF_CCL_COMMUNICATOR_H
+#define INFINICTS_REF_CCL_COMMUNICATOR_H
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ccl/mailbox.h"
+#include "ccl/meeting.h"
+
+namespace infinicts::ref::ccl {
+
+class CommGroup {
+ public:
+  // Rank r runs on CPU device devices[r].
+  explicit CommGroup(std::vector<int> devices) : devices_(std::move(devices)) {}
+
+  int nranks() const { return static_cast<int>(devices_.size()); }
+  int device(int rank) const { return devices_[static_cast<size_t>(rank)]; }
+
+  // The meeting of the ranks' `sequence`-th collective: the first rank to come makes it,
+  // and it is forgotten here once every rank has joined (they hold it meanwhile).
+  std::shared_ptr<Meeting> Join(uint64_t sequence);
+
+  Mailbox &mailbox() { return mailbox_; }
+
+ private:
+  struct Pending {
+    std::shared_ptr<Meeting> meeting;
+    int joined = 0;
+  };
+
+  const std::vector<int> devices_;
+  std::mutex mutex_;
+  std::unordered_map<uint64_t, Pending> pending_;
+  Mailbox mailbox_;
+};
+
+}  // namespace infinicts::ref::ccl
+
+// One rank's handle. Stream work holds the group, so destroying a handle while its work is
+// still queued leaves that work intact.
+struct InfinicclComm {
+  InfinicclComm(std::shared_ptr<infinicts::ref::ccl::CommGroup> shared, int own_rank)
+      : group(std::move(shared)),
+        rank(own_rank),
+        sends_issued(static_cast<size_t>(group->nranks()), 0),
+        recvs_issued(static_cast<size_t>(group->nranks()), 0) {}
+
+  const std::shared_ptr<infinicts::ref::ccl::CommGroup> group;
+  const int rank;
+  // Guards the counters below: the numbering is per rank, in issue order.
+  std::mutex issue_mutex;
+  uint64_t collectives_issued = 0;
+  std::vector<uint64_t> sends_issued;  // per peer
+  std::vector<uint64_t> recvs_issued;  // per peer
+};
+
+#endif  // INFINICTS_REF_CCL_COMMUNICATOR_H

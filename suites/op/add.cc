@@ -1,0 +1,41 @@
+// Add: c = a + b (spec clauses OP-ADD-1, OP-EW). Inputs away from zero (sums that cancel still
+// leave most outputs far above atol).
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct AddTraits {
+  static constexpr const char *kSubject = "add";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"c", "a", "b"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateAddDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetAddWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopAdd(desc, workspace, size, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyAddDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 2.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Add(t[1], t[2]); }
+  static std::vector<std::string> MathClauses() { return {"OP-ADD-1"}; }
+};
+
+using AddOp = ElementwiseOp<AddTraits>;
+INFINICTS_OP_CASES(AddOp);
+INFINICTS_OP_WORKSPACE_CASES(AddOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

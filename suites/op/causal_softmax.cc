@@ -1,0 +1,167 @@
+// CausalSoftmax over (..., seq, total) (spec section OP-CAUSALSOFTMAX): row i keeps the
+// columns j <= total - seq + i, softmaxed over them; the others are 0.
+//
+// Data: rows at ±750 plus a spread of ±4: beyond ±745 e^x overflows or underflows even in
+// double, so a softmax without max subtraction returns Inf or NaN in any precision. Square problems start with a row of one kept element and
+// the rest keep few, so a mask off by one changes whole rows; total > seq (a KV cache)
+// moves the diagonal.
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct CausalSoftmaxProblem : Param<CausalSoftmaxProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  Shape shape;
+  LayoutKind y_layout = LayoutKind::kContiguous, x_layout = LayoutKind::kContiguous;
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"y", y_layout}, {"x", x_layout}});
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"shape", shape},
+                          {"y_layout", LayoutName(y_layout)},
+                          {"x_layout", LayoutName(x_layout)}}
+        .dump();
+  }
+};
+
+constexpr double kRowMagnitude = 750.0;
+
+struct CausalSoftmaxOp {
+  using Problem = CausalSoftmaxProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "causal_softmax";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, p.shape)},
+            {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, p.shape)}};
+  }
+
+  static OpCalls Calls(const Problem &) {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateCausalSoftmaxDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetCausalSoftmaxWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopCausalSoftmax(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyCausalSoftmaxDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillLargeMagnitudeRows(t[1], rng, p.shape.size() - 1, kRowMagnitude);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::CausalSoftmax(t[1])};
+  }
+
+  static double Flops(const Problem &p) { return 4.0 * static_cast<double>(NumElements(p.shape)); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, Shape shape, LayoutKind y = LayoutKind::kContiguous,
+                      LayoutKind x = LayoutKind::kContiguous) {
+    Problem p;
+    p.dtype = dtype;
+    p.shape = std::move(shape);
+    p.y_layout = y;
+    p.x_layout = x;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, {2, 4, 6}));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {2, 4, 6}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    // One element, square, total > seq (primes), heads x seq x seq, 8 heads decoding one
+    // token against 17, 32 heads of 7 new tokens against a cache of 135, a 64-token prompt.
+    // (The oracle takes 2-D and 3-D x.)
+    const std::vector<Shape> shapes = {{1, 1}, {5, 5}, {7, 13}, {3, 7, 7}, {8, 1, 17}, {32, 7, 135}, {64, 64}};
+    const std::pair<LayoutKind, LayoutKind> layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
+                                                             {LayoutKind::kTransposed, LayoutKind::kTransposed},
+                                                             {LayoutKind::kView, LayoutKind::kOffset}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (const Shape &shape : shapes) problems.push_back(Make(dtype, shape));
+      for (const auto &[y, x] : layout_sets) {
+        problems.push_back(Make(dtype, {7, 13}, y, x));
+        problems.push_back(Make(dtype, {3, 7, 7}, y, x));
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, {2, 4, 6});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("y_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {6});
+      reshape(s[1], {6});
+    });
+    bad("total_below_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {2, 6, 4});
+      reshape(s[1], {2, 6, 4});
+    });
+    bad("y_2x4x7", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 4, 7}); });
+    bad("y_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 6, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[0].dtype = INFINI_DTYPE_F16;
+          reshape(s[0], {2, 4, 7});
+        },
+        true);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[1], {2, 4, 7});
+          s[0].layout.strides = {0, 6, 1};
+        },
+        true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-CAUSALSOFTMAX-3"}, {"OP-CAUSALSOFTMAX-1"}, {"OP-CAUSALSOFTMAX-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(CausalSoftmaxOp);
+INFINICTS_OP_WORKSPACE_CASES(CausalSoftmaxOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,44 @@
+// Clip: y = max(min(x, max_val), min_val), with the bounds as tensors of y's shape (spec
+// clauses OP-CLIP-1, OP-EW). Bounds keep min_val < max_val (the spec leaves the other case
+// open); x spans beyond both, so every case clips on both sides and leaves some values alone.
+// The layout sets add bounds that broadcast one value through all-zero strides.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct ClipTraits {
+  static constexpr const char *kSubject = "clip";
+  static constexpr bool kBoundInputs = true;
+  static std::vector<std::string> Names() { return {"y", "x", "min_val", "max_val"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateClipDescriptor(handle, desc, t[0], t[1], t[2], t[3]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetClipWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopClip(desc, workspace, size, d[0], d[1], d[2], d[3], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyClipDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillAwayFromZero(t[1], rng, 0.25, 3.0);
+    FillUniform(t[2], rng, -1.5, -0.5);
+    FillUniform(t[3], rng, 0.5, 1.5);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Clip(t[1], t[2], t[3]); }
+  static std::vector<std::string> MathClauses() { return {"OP-CLIP-1"}; }
+};
+
+using ClipOp = ElementwiseOp<ClipTraits>;
+INFINICTS_OP_CASES(ClipOp);
+INFINICTS_OP_WORKSPACE_CASES(ClipOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,387 @@
+#include "common/checks.h"
+
+#include <stdexcept>
+
+#include "common/device_call.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+// Waits for all work of the case's device when a case's scope ends, so buffers are not
+// freed under work an early-ended case left on a stream.
+class SyncOnExit {
+ public:
+  explicit SyncOnExit(device::Device &device) : device_(device) {}
+  ~SyncOnExit() {
+    try {
+      device_.Synchronize();
+    } catch (const std::exception &) {
+      // The case that left the work has already failed; nothing more to say here.
+    }
+  }
+
+ private:
+  device::Device &device_;
+};
+
+void Synchronize(infinirtStream_t stream) {
+  ThrowIfRtFailed(cts::rt().infinirtStreamSynchronize(stream), "infinirtStreamSynchronize");
+}
+
+std::string DtypesText(const std::vector<TensorSpec> &specs) {
+  std::string text;
+  for (const TensorSpec &spec : specs) {
+    if (!spec.present) continue;
+    text += (text.empty() ? "" : ", ") + spec.name + " " + DtypeName(spec.dtype);
+  }
+  return text;
+}
+
+// A device buffer of `bytes` (none for 0) and the pointer to pass for it.
+struct Workspace {
+  device::DeviceBuffer buffer;
+  size_t size = 0;
+  void *data() const { return buffer.data(); }
+};
+
+Workspace AllocateWorkspace(device::Device &device, size_t bytes) {
+  Workspace workspace;
+  workspace.size = bytes;
+  if (bytes > 0) workspace.buffer = device.Allocate(bytes);
+  return workspace;
+}
+
+}  // namespace
+
+void Guarded(const std::function<void()> &body) {
+  try {
+    body();
+  } catch (const device::DeviceError &error) {
+    if (cts::IsUnsupportedStatus(error.status())) GTEST_SKIP() << cts::kUnsupportedPrefix << error.what();
+    OP_FAIL(std::string("a runtime call the case needs failed: ") + error.what());
+  } catch (const std::exception &error) {
+    OP_FAIL(std::string("op suite error (not the backend's): ") + error.what());
+  }
+}
+
+device::DeviceId CaseDevice() { return device::DeviceId{cts::device_type(), cts::device_ids().front()}; }
+
+void CreateDescriptor(const PreparedCall &call, infiniopHandle_t handle, const TensorDescriptors &tensors,
+                      ScopedOpDescriptor &desc) {
+  const infiniStatus_t status = call.calls.create(handle, desc.out(), tensors);
+  if (cts::IsUnsupportedStatus(status)) {
+    GTEST_SKIP() << cts::kUnsupportedPrefix << "the create call answered " << StatusName(status);
+  }
+  if (status == INFINI_STATUS_BAD_TENSOR_DTYPE) {
+    GTEST_SKIP() << cts::kUnsupportedPrefix << "the create call refuses the dtypes " << DtypesText(call.specs)
+                 << " (BAD_TENSOR_DTYPE), which the spec admits (OP-DESC-15); the dtype_probe cases list what it accepts";
+  }
+  if (status != INFINI_STATUS_SUCCESS) {
+    OP_FAIL("the create call answered " + StatusName(status) + ", expected INFINI_STATUS_SUCCESS\n  problem: " +
+            call.subject + " " + call.problem_json);
+  }
+  if (desc.get() == nullptr) OP_FAIL("the create call answered SUCCESS with a NULL descriptor");
+}
+
+void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size) {
+  *size = 0;
+  if (!call.calls.workspace_size) return;
+  CTS_ASSERT_OK(call.calls.workspace_size(desc, size));
+}
+
+void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
+  device::Device device(cts::rt(), CaseDevice());
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(call.specs));
+  ScopedOpDescriptor desc(call.calls.destroy);
+  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  OP_CHECKPOINT();
+  if (options.release_early) {
+    CTS_ASSERT_OK(tensors.Destroy());
+    CTS_ASSERT_OK(handle.Destroy());
+  }
+  size_t needed = 0;
+  QueryWorkspace(call, desc.get(), &needed);
+  OP_CHECKPOINT();
+  const Workspace workspace = AllocateWorkspace(device, needed + options.workspace_extra);
+  DeviceCall on_device(device, call, options.aliases);
+  SyncOnExit sync_on_exit(device);
+  std::unique_ptr<device::Stream> stream = options.null_stream ? nullptr : device.CreateStream();
+  infinirtStream_t raw = stream ? stream->raw() : nullptr;
+
+  if (options.stale != nullptr) {
+    on_device.UploadFrom(*options.stale);
+    on_device.UploadAsync(raw);
+  } else {
+    on_device.Upload();
+  }
+  CTS_ASSERT_OK(call.calls.compute(desc.get(), workspace.data(), workspace.size, on_device.Pointers(), raw));
+  if (options.destroy_after_compute) CTS_ASSERT_OK(desc.Destroy());
+  on_device.DownloadAsync(raw);
+  Synchronize(raw);
+  on_device.Verify();
+  cts::RecordMetric("flop_count", call.flops);
+  cts::RecordMetric("byte_count", call.bytes);
+  cts::RecordMetric("workspace_bytes", static_cast<double>(needed));
+}
+
+void CheckCreateNullPointers(const PreparedCall &call) {
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(call.specs));
+  {
+    ScopedOpDescriptor valid(call.calls.destroy);  // the call itself works with these arguments
+    CreateDescriptor(call, handle.get(), tensors.get(), valid);
+    OP_CHECKPOINT();
+  }
+  {
+    ScopedOpDescriptor desc(call.calls.destroy);
+    CTS_ASSERT_STATUS(call.calls.create(nullptr, desc.out(), tensors.get()), INFINI_STATUS_NULL_POINTER);
+  }
+  CTS_ASSERT_STATUS(call.calls.create(handle.get(), nullptr, tensors.get()), INFINI_STATUS_NULL_POINTER);
+  for (size_t i = 0; i < call.specs.size(); ++i) {
+    if (!call.specs[i].present || call.specs[i].optional) continue;
+    SCOPED_TRACE("tensor descriptor " + call.specs[i].name + " NULL");
+    TensorDescriptors without = tensors.get();
+    without[i] = nullptr;
+    ScopedOpDescriptor desc(call.calls.destroy);
+    CTS_ASSERT_STATUS(call.calls.create(handle.get(), desc.out(), without), INFINI_STATUS_NULL_POINTER);
+  }
+}
+
+void CheckComputeNullPointers(const PreparedCall &call) {
+  device::Device device(cts::rt(), CaseDevice());
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(call.specs));
+  ScopedOpDescriptor desc(call.calls.destroy);
+  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  OP_CHECKPOINT();
+  size_t needed = 0;
+  QueryWorkspace(call, desc.get(), &needed);
+  OP_CHECKPOINT();
+  const Workspace workspace = AllocateWorkspace(device, needed);
+  DeviceCall on_device(device, call);
+  SyncOnExit sync_on_exit(device);
+  const std::unique_ptr<device::Stream> stream = device.CreateStream();
+  on_device.Upload();
+  const std::vector<void *> pointers = on_device.Pointers();
+
+  CTS_ASSERT_STATUS(call.calls.compute(nullptr, workspace.data(), workspace.size, pointers, stream->raw()),
+                    INFINI_STATUS_NULL_POINTER);
+  for (size_t i = 0; i < call.specs.size(); ++i) {
+    if (!call.specs[i].present || NumElements(call.specs[i].layout.shape) == 0) continue;
+    SCOPED_TRACE("data pointer " + call.specs[i].name + " NULL");
+    std::vector<void *> without = pointers;
+    without[i] = nullptr;
+    CTS_ASSERT_STATUS(call.calls.compute(desc.get(), workspace.data(), workspace.size, without, stream->raw()),
+                      INFINI_STATUS_NULL_POINTER);
+  }
+  on_device.DownloadAsync(stream->raw());
+  Synchronize(stream->raw());
+  on_device.VerifyUnchanged("a compute call refused with NULL_POINTER");
+}
+
+void CheckWorkspace(const PreparedCall &call) {
+  if (!call.calls.workspace_size) throw std::logic_error(call.subject + " has no workspace functions");
+  device::Device device(cts::rt(), CaseDevice());
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(call.specs));
+  ScopedOpDescriptor desc(call.calls.destroy);
+  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  OP_CHECKPOINT();
+
+  size_t size = 0;
+  CTS_ASSERT_STATUS(call.calls.workspace_size(nullptr, &size), INFINI_STATUS_NULL_POINTER);
+  CTS_ASSERT_STATUS(call.calls.workspace_size(desc.get(), nullptr), INFINI_STATUS_NULL_POINTER);
+  size_t needed = 0;
+  CTS_ASSERT_OK(call.calls.workspace_size(desc.get(), &needed));
+  cts::RecordMetric("workspace_bytes", static_cast<double>(needed));
+
+  DeviceCall on_device(device, call);
+  SyncOnExit sync_on_exit(device);
+  const std::unique_ptr<device::Stream> stream = device.CreateStream();
+  on_device.Upload();
+  const std::vector<void *> pointers = on_device.Pointers();
+  if (needed > 0) {
+    {
+      const Workspace short_by_one = AllocateWorkspace(device, needed - 1);
+      CTS_ASSERT_STATUS(call.calls.compute(desc.get(), short_by_one.data(), needed - 1, pointers, stream->raw()),
+                        INFINI_STATUS_INSUFFICIENT_WORKSPACE);
+    }
+    CTS_ASSERT_STATUS(call.calls.compute(desc.get(), nullptr, needed, pointers, stream->raw()),
+                      INFINI_STATUS_NULL_POINTER);
+    on_device.DownloadAsync(stream->raw());
+    Synchronize(stream->raw());
+    on_device.VerifyUnchanged("a compute call refused for its workspace");
+  }
+  // More than asked for is fine; with nothing asked for, NULL and 0 are.
+  const size_t extra = needed > 0 ? 4099 : 0;
+  const Workspace workspace = AllocateWorkspace(device, needed + extra);
+  CTS_ASSERT_OK(call.calls.compute(desc.get(), workspace.data(), workspace.size, pointers, stream->raw()));
+  on_device.DownloadAsync(stream->raw());
+  Synchronize(stream->raw());
+  on_device.Verify();
+}
+
+void CheckDeviceQueriesAndDestroy(const PreparedCall &call) {
+  std::vector<int> ids = {cts::device_ids().front()};
+  if (cts::device_ids().back() != ids.front()) ids.push_back(cts::device_ids().back());
+  for (int id : ids) {
+    SCOPED_TRACE("handle made on device " + std::to_string(id));
+    CTS_ASSERT_OK(cts::rt().infinirtSetDevice(cts::device_type(), id));
+    ScopedHandle handle;
+    CTS_ASSERT_OK(handle.Create());
+    ScopedTensorDescriptors tensors;
+    CTS_ASSERT_OK(tensors.Create(call.specs));
+    ScopedOpDescriptor desc(call.calls.destroy);
+    CreateDescriptor(call, handle.get(), tensors.get(), desc);
+    OP_CHECKPOINT();
+    CTS_ASSERT_OK(cts::rt().infinirtSetDevice(cts::device_type(), cts::device_ids().front()));
+
+    infiniDevice_t type = INFINI_DEVICE_TYPE_COUNT;
+    int device_id = -1;
+    CTS_ASSERT_OK(cts::op().infiniopGetDescriptorDeviceType(desc.get(), &type));
+    CTS_ASSERT_OK(cts::op().infiniopGetDescriptorDeviceId(desc.get(), &device_id));
+    if (type != cts::device_type()) {
+      OP_ADD_FAILURE("infiniopGetDescriptorDeviceType answered " + DeviceTypeName(type) + ", expected " +
+                     DeviceTypeName(cts::device_type()) + ", the handle's");
+    }
+    if (device_id != id) {
+      OP_ADD_FAILURE("infiniopGetDescriptorDeviceId answered " + std::to_string(device_id) + ", expected " +
+                     std::to_string(id) + ", the device the handle was made on");
+    }
+    CTS_ASSERT_STATUS(cts::op().infiniopGetDescriptorDeviceType(nullptr, &type), INFINI_STATUS_NULL_POINTER);
+    CTS_ASSERT_STATUS(cts::op().infiniopGetDescriptorDeviceType(desc.get(), nullptr), INFINI_STATUS_NULL_POINTER);
+    CTS_ASSERT_STATUS(cts::op().infiniopGetDescriptorDeviceId(nullptr, &device_id), INFINI_STATUS_NULL_POINTER);
+    CTS_ASSERT_STATUS(cts::op().infiniopGetDescriptorDeviceId(desc.get(), nullptr), INFINI_STATUS_NULL_POINTER);
+    CTS_ASSERT_OK(desc.Destroy());
+  }
+  CTS_ASSERT_STATUS(call.calls.destroy(nullptr), INFINI_STATUS_NULL_POINTER);
+}
+
+void CheckReuse(const std::vector<PreparedCall> &calls) {
+  const PreparedCall &first = calls.front();
+  device::Device device(cts::rt(), CaseDevice());
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(first.specs));
+  ScopedOpDescriptor desc(first.calls.destroy);
+  CreateDescriptor(first, handle.get(), tensors.get(), desc);
+  OP_CHECKPOINT();
+  size_t needed = 0;
+  QueryWorkspace(first, desc.get(), &needed);
+  OP_CHECKPOINT();
+  const Workspace workspace = AllocateWorkspace(device, needed);
+  const std::unique_ptr<device::Stream> stream = device.CreateStream();
+  for (size_t round = 0; round < calls.size(); ++round) {
+    SCOPED_TRACE("call " + std::to_string(round + 1) + " of " + std::to_string(calls.size()) +
+                 " with the same descriptor");
+    DeviceCall on_device(device, calls[round]);
+    SyncOnExit sync_on_exit(device);
+    on_device.Upload();
+    CTS_ASSERT_OK(calls[round].calls.compute(desc.get(), workspace.data(), workspace.size, on_device.Pointers(),
+                                             stream->raw()));
+    on_device.DownloadAsync(stream->raw());
+    Synchronize(stream->raw());
+    on_device.Verify();
+    OP_CHECKPOINT();
+  }
+}
+
+void CheckTwoStreams(const std::vector<PreparedCall> &calls) {
+  const PreparedCall &first = calls.front();
+  device::Device device(cts::rt(), CaseDevice());
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(first.specs));
+  ScopedOpDescriptor desc(first.calls.destroy);
+  CreateDescriptor(first, handle.get(), tensors.get(), desc);
+  OP_CHECKPOINT();
+  size_t needed = 0;
+  QueryWorkspace(first, desc.get(), &needed);
+  OP_CHECKPOINT();
+  // A workspace per stream: the two streams' calls may run at the same time.
+  const Workspace workspaces[2] = {AllocateWorkspace(device, needed), AllocateWorkspace(device, needed)};
+  std::vector<std::unique_ptr<DeviceCall>> on_device;
+  for (const PreparedCall &call : calls) {
+    on_device.push_back(std::make_unique<DeviceCall>(device, call));
+    on_device.back()->Upload();
+  }
+  SyncOnExit sync_on_exit(device);
+  const std::unique_ptr<device::Stream> streams[2] = {device.CreateStream(), device.CreateStream()};
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const size_t s = i % 2;
+    CTS_ASSERT_OK(calls[i].calls.compute(desc.get(), workspaces[s].data(), workspaces[s].size,
+                                         on_device[i]->Pointers(), streams[s]->raw()));
+    on_device[i]->DownloadAsync(streams[s]->raw());
+  }
+  Synchronize(streams[0]->raw());
+  Synchronize(streams[1]->raw());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    SCOPED_TRACE("call " + std::to_string(i + 1) + " of " + std::to_string(calls.size()) + ", on stream " +
+                 std::to_string(i % 2 + 1));
+    on_device[i]->Verify();
+  }
+}
+
+void CheckRefused(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniStatus_t expected,
+                  const std::string &what) {
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  // Any dtype, shape and strides make a tensor descriptor; the operator judges them.
+  CTS_ASSERT_OK(tensors.Create(specs));
+  ScopedOpDescriptor desc(calls.destroy);
+  const infiniStatus_t status = calls.create(handle.get(), desc.out(), tensors.get());
+  if (status != expected && status == INFINI_STATUS_NOT_IMPLEMENTED) {
+    GTEST_SKIP() << cts::kUnsupportedPrefix << "the create call answered " << StatusName(status);
+  }
+  if (status != expected) {
+    std::string described;
+    for (const TensorSpec &spec : specs) described += "\n  " + DescribeTensor(spec);
+    OP_ADD_FAILURE(what + ": the create call answered " + StatusName(status) + ", expected " + StatusName(expected) +
+                   described);
+  }
+  if (status != INFINI_STATUS_SUCCESS) *desc.out() = nullptr;  // nothing to destroy
+}
+
+void CheckDtypeProbe(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniDtype_t dtype, bool allowed) {
+  ScopedHandle handle;
+  CTS_ASSERT_OK(handle.Create());
+  ScopedTensorDescriptors tensors;
+  CTS_ASSERT_OK(tensors.Create(specs));
+  ScopedOpDescriptor desc(calls.destroy);
+  const infiniStatus_t status = calls.create(handle.get(), desc.out(), tensors.get());
+  if (status != INFINI_STATUS_SUCCESS) *desc.out() = nullptr;
+  cts::RecordMetric("accepted_by_backend", status == INFINI_STATUS_SUCCESS ? 1.0 : 0.0);
+  cts::RecordMetric("allowed_by_spec", allowed ? 1.0 : 0.0);
+  if (allowed) {
+    if (status == INFINI_STATUS_SUCCESS) return;
+    if (status == INFINI_STATUS_BAD_TENSOR_DTYPE || cts::IsUnsupportedStatus(status)) {
+      GTEST_SKIP() << cts::kUnsupportedPrefix << "the backend does not accept " << DtypeName(dtype)
+                   << ", which the spec admits: the create call answered " << StatusName(status);
+    }
+    OP_FAIL("creating a descriptor of admitted dtype " + std::string(DtypeName(dtype)) + " answered " +
+            StatusName(status) + "; expected SUCCESS, or BAD_TENSOR_DTYPE / NOT_IMPLEMENTED where the dtype is not supported");
+  }
+  if (status == INFINI_STATUS_NOT_IMPLEMENTED) {
+    GTEST_SKIP() << cts::kUnsupportedPrefix << "the create call answered " << StatusName(status);
+  }
+  if (status != INFINI_STATUS_BAD_TENSOR_DTYPE) {
+    OP_ADD_FAILURE("creating a descriptor of dtype " + std::string(DtypeName(dtype)) +
+                   ", which the spec does not admit, answered " + StatusName(status) +
+                   ", expected INFINI_STATUS_BAD_TENSOR_DTYPE");
+  }
+}
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,64 @@
+// The checks every operator shares, over prepared calls: running a call end to end
+// (create → workspace → upload → compute on a stream → read back on that stream →
+// verify → destroy) in its variants, and the conformance checks of descriptors,
+// workspaces, NULL pointers and streams. Each is a void function that reports through
+// GoogleTest; callers follow it with OP_CHECKPOINT() when more work comes after.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "common/api_objects.h"
+#include "common/prepared_call.h"
+#include "device/device.h"
+
+namespace infinicts::op_cases {
+
+// Runs `body`, turning a runtime failure (device::DeviceError) into a failure naming the
+// call, or into `unsupported` when the backend lacks it, and any other exception into a
+// failure that names it as the suite's own error.
+void Guarded(const std::function<void()> &body);
+
+// The first device under test (cts::device_ids().front()).
+device::DeviceId CaseDevice();
+
+struct RunOptions {
+  bool null_stream = false;            // run on the NULL stream instead of a created one
+  std::vector<AliasPair> aliases;      // outputs that share their input's memory
+  size_t workspace_extra = 0;          // bytes beyond the size the descriptor asks for
+  bool release_early = false;          // destroy the tensor descriptors and the handle right after create
+  bool destroy_after_compute = false;  // destroy the operator descriptor as soon as the call returns
+  // Upload this call's data first (blocking), then the real data on the stream before the
+  // operator: an operator that does not wait for the stream's earlier work reads it.
+  const PreparedCall *stale = nullptr;
+};
+
+// One call end to end; the outputs are read back on the call's stream (never by a blocking
+// copy), so an operator that returns before its work is done on the stream is caught.
+void RunAndVerify(const PreparedCall &call, const RunOptions &options = {});
+
+// The create call with `call`'s specs; SUCCESS continues. An unsupported call, or
+// BAD_TENSOR_DTYPE for the (admitted) dtypes of the problem, ends the case `unsupported`;
+// any other status fails it.
+void CreateDescriptor(const PreparedCall &call, infiniopHandle_t handle, const TensorDescriptors &tensors,
+                      ScopedOpDescriptor &desc);
+
+// The workspace size the descriptor asks for (0 for operators without workspace functions).
+void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size);
+
+// Conformance checks, each on one call (or several calls of one problem, same specs).
+void CheckCreateNullPointers(const PreparedCall &call);
+void CheckComputeNullPointers(const PreparedCall &call);
+void CheckWorkspace(const PreparedCall &call);
+void CheckDeviceQueriesAndDestroy(const PreparedCall &call);
+// One descriptor, each call on the same stream in turn.
+void CheckReuse(const std::vector<PreparedCall> &calls);
+// One descriptor, calls alternating between two streams (each stream its own workspace).
+void CheckTwoStreams(const std::vector<PreparedCall> &calls);
+// `specs` (a valid problem's, mutated) must be refused with `expected`.
+void CheckRefused(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniStatus_t expected,
+                  const std::string &what);
+// The dtype probe: creation with `specs` (a problem whose main dtype is `dtype`).
+void CheckDtypeProbe(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniDtype_t dtype, bool allowed);
+
+}  // namespace infinicts::op_cases

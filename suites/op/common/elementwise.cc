@@ -1,0 +1,160 @@
+#include "common/elementwise.h"
+
+#include <nlohmann/json.hpp>
+
+namespace infinicts::op_cases {
+namespace {
+
+// 1, a prime, a matrix of primes, batch dims, an LLM hidden size and an LLM FFN width.
+const std::vector<Shape> kContiguousShapes = {{}, {1}, {13}, {7, 31}, {2, 3, 5, 7}, {3, 4096}, {5, 11008}};
+// The shapes every layout set runs on.
+const std::vector<Shape> kLayoutShapes = {{7, 31}, {2, 3, 5, 7}};
+
+std::vector<LayoutKind> Uniform(size_t tensors, LayoutKind kind) { return std::vector<LayoutKind>(tensors, kind); }
+
+bool Applies(const std::vector<LayoutKind> &layouts, const Shape &shape) {
+  for (LayoutKind kind : layouts) {
+    if (!LayoutApplies(kind, shape)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ElementwiseProblem::Name() const {
+  std::vector<std::pair<std::string, LayoutKind>> named;
+  for (size_t i = 0; i < names.size(); ++i) named.emplace_back(names[i], layouts[i]);
+  return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" + LayoutsName(named);
+}
+
+std::string ElementwiseProblem::Json() const {
+  nlohmann::json layout_json = nlohmann::json::object();
+  for (size_t i = 0; i < names.size(); ++i) layout_json[names[i]] = LayoutName(layouts[i]);
+  return nlohmann::json{{"dtype", DtypeName(dtype)}, {"shape", shape}, {"layouts", layout_json}}.dump();
+}
+
+std::vector<std::vector<LayoutKind>> ElementwiseLayoutSets(size_t inputs, bool bound_inputs) {
+  const size_t tensors = inputs + 1;
+  std::vector<std::vector<LayoutKind>> sets = {Uniform(tensors, LayoutKind::kTransposed),
+                                               Uniform(tensors, LayoutKind::kPadded)};
+  // Views: the output a slice of a larger tensor, the inputs at an offset or walked backwards.
+  std::vector<LayoutKind> views = {LayoutKind::kView};
+  for (size_t i = 0; i < inputs; ++i) views.push_back(i % 2 ? LayoutKind::kOffset : LayoutKind::kFlipped);
+  sets.push_back(views);
+  // Broadcasts: the first input along dim 0, the last along the last dim.
+  std::vector<LayoutKind> first = Uniform(tensors, LayoutKind::kContiguous);
+  first[1] = LayoutKind::kBroadcastFirst;
+  sets.push_back(first);
+  std::vector<LayoutKind> last = Uniform(tensors, LayoutKind::kContiguous);
+  last[inputs] = LayoutKind::kBroadcastLast;
+  sets.push_back(last);
+  std::vector<LayoutKind> column_output = Uniform(tensors, LayoutKind::kContiguous);
+  column_output[0] = LayoutKind::kTransposedPadded;
+  sets.push_back(column_output);
+  if (bound_inputs) {
+    // Every input after the first is one value broadcast everywhere (a scalar bound).
+    std::vector<LayoutKind> scalars = Uniform(tensors, LayoutKind::kBroadcastAll);
+    scalars[0] = LayoutKind::kContiguous;
+    scalars[1] = LayoutKind::kContiguous;
+    sets.push_back(scalars);
+  }
+  return sets;
+}
+
+std::vector<ElementwiseProblem> ElementwiseAccuracyProblems(const std::vector<std::string> &names,
+                                                            bool bound_inputs) {
+  const size_t tensors = names.size();
+  const auto sets = ElementwiseLayoutSets(tensors - 1, bound_inputs);
+  std::vector<ElementwiseProblem> problems;
+  for (infiniDtype_t dtype : FloatDtypes()) {
+    auto add = [&](const Shape &shape, const std::vector<LayoutKind> &layouts) {
+      if (!Applies(layouts, shape)) return;
+      ElementwiseProblem p;
+      p.dtype = dtype;
+      p.shape = shape;
+      p.names = names;
+      p.layouts = layouts;
+      problems.push_back(p);
+    };
+    for (const Shape &shape : kContiguousShapes) add(shape, Uniform(tensors, LayoutKind::kContiguous));
+    for (const Shape &shape : kLayoutShapes) {
+      for (const auto &layouts : sets) add(shape, layouts);
+    }
+    add({3, 4096}, sets[3]);  // a bias-like row broadcast over tokens
+    add({13}, sets[2]);       // 1-D views
+  }
+  return problems;
+}
+
+ElementwiseProblem ElementwiseSmall(const std::vector<std::string> &names, infiniDtype_t dtype) {
+  ElementwiseProblem p;
+  p.dtype = dtype;
+  p.shape = {4, 5};
+  p.names = names;
+  p.layouts = Uniform(names.size(), LayoutKind::kContiguous);
+  return p;
+}
+
+std::vector<ElementwiseProblem> ElementwiseConformanceProblems(const std::vector<std::string> &names) {
+  std::vector<ElementwiseProblem> problems;
+  for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+    problems.push_back(ElementwiseSmall(names, dtype));
+  }
+  return problems;
+}
+
+std::vector<TensorSpec> ElementwiseSpecs(const ElementwiseProblem &p) {
+  std::vector<TensorSpec> specs;
+  for (size_t i = 0; i < p.names.size(); ++i) {
+    specs.push_back({p.names[i], i == 0 ? Role::kOutput : Role::kInput, p.dtype, MakeLayout(p.layouts[i], p.shape)});
+  }
+  return specs;
+}
+
+std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const std::vector<std::string> &names) {
+  using Specs = std::vector<TensorSpec>;
+  const ElementwiseProblem base = ElementwiseSmall(names, INFINI_DTYPE_F32);
+  const size_t last = names.size() - 1;
+  std::vector<BadDescriptorOf<ElementwiseProblem>> list;
+  auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                 bool two_faults = false) {
+    BadDescriptorOf<ElementwiseProblem> d;
+    d.name = std::move(name);
+    d.problem = base;
+    d.mutate = std::move(mutate);
+    d.expected = expected;
+    d.two_faults = two_faults;
+    list.push_back(d);
+  };
+  auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+  bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+  });
+  bad(names[1] + "_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+  bad(names[0] + "_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
+  bad(names[1] + "_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 6}); });
+  bad(names[last] + "_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&, last](Specs &s) { reshape(s[last], {5, 4}); });
+  bad(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 5, 1}); });
+  bad(names[1] + "_implicit_broadcast", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {5}); });
+  bad(names[0] + "_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+  bad(names[0] + "_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {2, 1}; });
+  bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+      [&](Specs &s) {
+        s[1].dtype = INFINI_DTYPE_I32;
+        reshape(s[1], {4, 6});
+      },
+      true);
+  bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+      [&](Specs &s) {
+        reshape(s[1], {4, 6});
+        s[0].layout.strides = {0, 1};
+      },
+      true);
+  return list;
+}
+
+void FillInputsAwayFromZero(std::vector<HostTensor> &tensors, Rng &rng, double low, double high) {
+  for (size_t i = 1; i < tensors.size(); ++i) FillAwayFromZero(tensors[i], rng, low, high);
+}
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,127 @@
+// The vocabulary every operator file of the op suite speaks (after benchdnn's drivers and
+// nccl-tests' per-collective files): an operator is a traits struct that describes, for its
+// own Problem type, the tensors of a call (TensorSpec), how to call the backend (OpCalls),
+// how to fill inputs, what the fp64 oracle expects, and which problems each mode runs.
+// Everything else (devices, descriptors, canaries, comparison, conformance checks) is common.
+//
+//   struct GemmOp {
+//     using Problem = GemmProblem;                                  // Param<GemmProblem>
+//     using BadDescriptor = BadDescriptorOf<Problem>;
+//     static constexpr const char *kSubject = "gemm";
+//     static std::vector<TensorSpec> Specs(const Problem &);        // in the create call's order
+//     static OpCalls Calls(const Problem &);                        // create / workspace / compute / destroy
+//     static void Fill(const Problem &, std::vector<HostTensor> &, Rng &);
+//     static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &);
+//     static double Flops(const Problem &);
+//     static std::vector<Problem> AccuracyProblems();
+//     static std::vector<Problem> ConformanceProblems();            // one per admitted dtype; first is the default
+//     static std::vector<BadDescriptor> BadDescriptors();
+//     static std::vector<infiniDtype_t> AdmittedDtypes();          // of the operator's main tensor
+//     static Problem ProbeProblem(infiniDtype_t);                   // a valid problem but for that dtype
+//     static std::vector<AliasPair> InPlacePairs();                 // (output, input) the spec lets alias
+//     static OpClauses Clauses();
+//   };
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cts/case.h"
+#include "tensor/generate.h"
+#include "tensor/host_tensor.h"
+
+namespace infinicts::op_cases {
+
+// Base of every op-suite parameter. Its PrintTo is a plain function, preferred by overload
+// resolution (with GoogleTest 1.12 the template cts::PrintTo alone is ambiguous).
+template <class P>
+struct Param : cts::ParamBase {
+  friend void PrintTo(const P &param, std::ostream *os) { *os << param.Json(); }
+};
+
+enum class Role {
+  kInput,   // read only; its bytes must come back unchanged
+  kOutput,  // written; starts as NaN (floats) or all-ones bytes (integers)
+  kInOut,   // read and written (Gemm's c); Fill gives its initial values
+};
+
+// One tensor argument, in the order the create call takes them.
+struct TensorSpec {
+  std::string name;
+  Role role = Role::kInput;
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  Layout layout;
+  bool present = true;   // false: an optional tensor left out (NULL descriptor and NULL pointer)
+  bool optional = false;  // the create call takes NULL for it (LayerNorm's and Conv's bias)
+};
+
+inline bool IsWritten(const TensorSpec &spec) { return spec.role != Role::kInput; }
+
+using OpDescriptor = struct InfiniopDescriptor *;
+using TensorDescriptors = std::vector<infiniopTensorDescriptor_t>;  // one per spec; NULL when absent
+
+// The backend calls of one operator for one problem; attributes (alpha, eps, axis, ...) are
+// bound inside. workspace_size is empty for operators without workspace functions.
+struct OpCalls {
+  std::function<infiniStatus_t(infiniopHandle_t, OpDescriptor *, const TensorDescriptors &)> create;
+  std::function<infiniStatus_t(OpDescriptor, size_t *)> workspace_size;
+  std::function<infiniStatus_t(OpDescriptor, void *workspace, size_t workspace_size, const std::vector<void *> &data,
+                               void *stream)>
+      compute;
+  std::function<infiniStatus_t(OpDescriptor)> destroy;
+};
+
+// A descriptor the create call must refuse: a valid problem's specs changed by `mutate`,
+// with the status RULES gives. Attributes live in the problem, so `problem` may differ too.
+template <class Problem>
+struct BadDescriptorOf : Param<BadDescriptorOf<Problem>> {
+  std::string name;  // what is wrong, e.g. "k_mismatch"
+  Problem problem;
+  std::function<void(std::vector<TensorSpec> &)> mutate;
+  infiniStatus_t expected = INFINI_STATUS_BAD_TENSOR_SHAPE;
+  bool two_faults = false;  // two things wrong at once: checks the order of the checks
+
+  std::string Name() const { return name; }
+  std::string Json() const;
+};
+
+template <class Problem>
+std::string BadDescriptorOf<Problem>::Json() const {
+  nlohmann::json json = nlohmann::json::parse(problem.Json());
+  json["variant"] = name;
+  json["expected_status"] = StatusName(expected);
+  return json.dump();
+}
+
+// An output that may share its memory (same layout) with an input.
+struct AliasPair {
+  size_t output;
+  size_t input;
+};
+
+// The operator's own clauses, by what a case checks.
+struct OpClauses {
+  std::vector<std::string> math;     // the operator's result (accuracy cases)
+  std::vector<std::string> dtypes;   // admitted dtypes, BAD_TENSOR_DTYPE
+  std::vector<std::string> shapes;   // BAD_TENSOR_SHAPE
+  std::vector<std::string> strides;  // BAD_TENSOR_STRIDES (besides OP-DESC's self-overlap rule)
+  std::vector<std::string> params;   // BAD_PARAM for attributes
+};
+
+// A failure whose message is exactly `text`: its first line is what a terminal shows, so it
+// says what went wrong (GoogleTest's ADD_FAILURE would put "Failed" there).
+#define OP_ADD_FAILURE(text) GTEST_NONFATAL_FAILURE_(std::string(text).c_str())
+#define OP_FAIL(text) GTEST_FATAL_FAILURE_(std::string(text).c_str())
+
+// Ends the calling driver when a helper it called failed fatally or ended the case.
+#define OP_CHECKPOINT()                                                                    \
+  do {                                                                                     \
+    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;        \
+  } while (0)
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,257 @@
+// Declares every case of one operator from its traits struct (see op_case.h):
+//
+//   INFINICTS_OP_CASES(GemmOp)            accuracy and the conformance cases every operator has
+//   INFINICTS_OP_WORKSPACE_CASES(GemmOp)  for operators with Get<X>WorkspaceSize
+//
+// Cases (ids op.<subject>.<mode>/<test>/<param>):
+//   accuracy/matches_oracle/<problem>         every AccuracyProblems() entry against the fp64 oracle
+//   conformance/stream_order|null_stream|reuse|two_streams/<problem>   every ConformanceProblems() entry
+//   conformance/workspace/<problem>           every ConformanceProblems() entry
+//   conformance/create_null_pointers|compute_null_pointers|released_early|destroy_after_compute|
+//               device_and_destroy/<problem>  the first ConformanceProblems() entry
+//   conformance/in_place/<problem>/<out>_is_<in>   InPlacePairs() × ConformanceProblems()
+//   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order/<variant>   BadDescriptors()
+//   conformance/dtype_probe/<dtype>           every dtype of the interface
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/checks.h"
+#include "common/op_case.h"
+#include "common/prepared_call.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+
+// Draws for the conformance cases that run one problem several times.
+inline constexpr size_t kReuseCalls = 6;
+inline constexpr size_t kTwoStreamCalls = 4;
+
+inline Rng CaseRng() { return Rng(cts::CaseSeed()); }
+
+template <class Op>
+std::vector<PreparedCall> PrepareMany(const typename Op::Problem &problem, size_t count) {
+  Rng rng = CaseRng();
+  std::vector<PreparedCall> calls;
+  for (size_t i = 0; i < count; ++i) calls.push_back(Prepare<Op>(problem, rng));
+  return calls;
+}
+
+template <class Op>
+PreparedCall PrepareOne(const typename Op::Problem &problem) {
+  Rng rng = CaseRng();
+  return Prepare<Op>(problem, rng);
+}
+
+template <class Problem>
+struct InPlaceParam : Param<InPlaceParam<Problem>> {
+  Problem problem;
+  AliasPair pair;
+  std::string output, input;
+  std::string Name() const { return problem.Name() + "__" + output + "_is_" + input; }
+  std::string Json() const {
+    nlohmann::json json = nlohmann::json::parse(problem.Json());
+    json["in_place"] = output + " = " + input;
+    return json.dump();
+  }
+};
+
+template <class Op>
+std::vector<InPlaceParam<typename Op::Problem>> InPlaceParams() {
+  std::vector<InPlaceParam<typename Op::Problem>> params;
+  for (const AliasPair &pair : Op::InPlacePairs()) {
+    for (const auto &problem : Op::ConformanceProblems()) {
+      const std::vector<TensorSpec> specs = Op::Specs(problem);
+      InPlaceParam<typename Op::Problem> param;
+      param.problem = problem;
+      param.pair = pair;
+      param.output = specs.at(pair.output).name;
+      param.input = specs.at(pair.input).name;
+      params.push_back(param);
+    }
+  }
+  return params;
+}
+
+struct DtypeProbeParam : Param<DtypeProbeParam> {
+  infiniDtype_t dtype = INFINI_DTYPE_INVALID;
+  bool allowed = false;
+  std::string Name() const { return DtypeName(dtype); }
+  std::string Json() const { return nlohmann::json{{"dtype", DtypeName(dtype)}, {"allowed_by_spec", allowed}}.dump(); }
+};
+
+// Every dtype of the interface (INVALID aside), each marked with whether Op admits it.
+template <class Op>
+std::vector<DtypeProbeParam> DtypeProbeParams() {
+  const std::vector<infiniDtype_t> admitted = Op::AdmittedDtypes();
+  std::vector<DtypeProbeParam> params;
+  for (int value = INFINI_DTYPE_BYTE; value <= INFINI_DTYPE_BF16; ++value) {
+    DtypeProbeParam param;
+    param.dtype = static_cast<infiniDtype_t>(value);
+    param.allowed = std::find(admitted.begin(), admitted.end(), param.dtype) != admitted.end();
+    params.push_back(param);
+  }
+  return params;
+}
+
+enum class BadKind { kDtype, kShape, kStrides, kParam, kOrder };
+
+template <class Op>
+std::vector<typename Op::BadDescriptor> BadDescriptorsOf(BadKind kind) {
+  std::vector<typename Op::BadDescriptor> picked;
+  for (const auto &bad : Op::BadDescriptors()) {
+    BadKind of = BadKind::kOrder;
+    if (!bad.two_faults) {
+      switch (bad.expected) {
+        case INFINI_STATUS_BAD_TENSOR_DTYPE: of = BadKind::kDtype; break;
+        case INFINI_STATUS_BAD_TENSOR_SHAPE: of = BadKind::kShape; break;
+        case INFINI_STATUS_BAD_TENSOR_STRIDES: of = BadKind::kStrides; break;
+        default: of = BadKind::kParam; break;
+      }
+    }
+    if (of == kind) picked.push_back(bad);
+  }
+  return picked;
+}
+
+template <class Op>
+void CheckBadDescriptor(const typename Op::BadDescriptor &bad) {
+  std::vector<TensorSpec> specs = Op::Specs(bad.problem);
+  bad.mutate(specs);
+  CheckRefused(specs, Op::Calls(bad.problem), bad.expected, std::string(Op::kSubject) + " " + bad.name);
+}
+
+template <class Op>
+void CheckDtypeProbeOf(const DtypeProbeParam &param) {
+  const auto problem = Op::ProbeProblem(param.dtype);
+  CheckDtypeProbe(Op::Specs(problem), Op::Calls(problem), param.dtype, param.allowed);
+}
+
+// Clause lists: what every case of a kind checks, plus the operator's own clauses.
+std::vector<std::string> Joined(std::vector<std::string> common, const std::vector<std::string> &own);
+
+}  // namespace infinicts::op_cases
+
+// A value-parameterised case whose clause list is computed (from the operator's traits).
+#define INFINICTS_OP_TEST_P(Fixture, Test, Op, clauses)                                                    \
+  static const bool op_case_##Fixture##_##Test [[maybe_unused]] =                                        \
+      ::infinicts::cts::RegisterCase(#Fixture, #Test, "", Op::kSubject, clauses);                        \
+  TEST_P(Fixture, Test)
+
+#define INFINICTS_OP_NAMES ::infinicts::cts::NameFromParam()
+#define INFINICTS_OP_GUARDED(...) ::infinicts::op_cases::Guarded([&] { __VA_ARGS__; })
+
+#define INFINICTS_OP_CASES(Op)                                                                              \
+  class Op##Accuracy : public ::infinicts::cts::ParamCase<Op::Problem> {};                                 \
+  INFINICTS_OP_TEST_P(Op##Accuracy, matches_oracle, Op,                                                    \
+                      ::infinicts::op_cases::Joined({"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",     \
+                                                     "OP-LAYOUT-1", "OP-LAYOUT-2"},                         \
+                                                    Op::Clauses().math)) {                                  \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(Op::AccuracyProblems()), INFINICTS_OP_NAMES); \
+                                                                                                            \
+  class Op##EveryDtype : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
+  INFINICTS_OP_TEST_P(Op##EveryDtype, stream_order, Op, (std::vector<std::string>{"OP-STREAM-1", "OP-MEM-1"})) { \
+    INFINICTS_OP_GUARDED({                                                                                  \
+      const auto calls = ::infinicts::op_cases::PrepareMany<Op>(GetParam(), 2);                             \
+      ::infinicts::op_cases::RunOptions options;                                                            \
+      options.stale = &calls[1];                                                                            \
+      ::infinicts::op_cases::RunAndVerify(calls[0], options);                                               \
+    });                                                                                                     \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##EveryDtype, null_stream, Op, (std::vector<std::string>{"OP-STREAM-2"})) {         \
+    INFINICTS_OP_GUARDED({                                                                                  \
+      ::infinicts::op_cases::RunOptions options;                                                            \
+      options.null_stream = true;                                                                           \
+      ::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()), options);      \
+    });                                                                                                     \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##EveryDtype, reuse, Op, (std::vector<std::string>{"OP-DESC-20"})) {                \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckReuse(                                                 \
+        ::infinicts::op_cases::PrepareMany<Op>(GetParam(), ::infinicts::op_cases::kReuseCalls)));           \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##EveryDtype, two_streams, Op, (std::vector<std::string>{"OP-STREAM-3"})) {         \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckTwoStreams(                                            \
+        ::infinicts::op_cases::PrepareMany<Op>(GetParam(), ::infinicts::op_cases::kTwoStreamCalls)));       \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##EveryDtype, ::testing::ValuesIn(Op::ConformanceProblems()),     \
+                           INFINICTS_OP_NAMES);                                                             \
+                                                                                                            \
+  class Op##Default : public ::infinicts::cts::ParamCase<Op::Problem> {};                                  \
+  INFINICTS_OP_TEST_P(Op##Default, create_null_pointers, Op, (std::vector<std::string>{"OP-DESC-9"})) {     \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckCreateNullPointers(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##Default, compute_null_pointers, Op, (std::vector<std::string>{"OP-DESC-18"})) {   \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckComputeNullPointers(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##Default, released_early, Op, (std::vector<std::string>{"OP-DESC-3", "OP-DESC-8"})) { \
+    INFINICTS_OP_GUARDED({                                                                                  \
+      ::infinicts::op_cases::RunOptions options;                                                            \
+      options.release_early = true;                                                                         \
+      ::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()), options);      \
+    });                                                                                                     \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##Default, destroy_after_compute, Op, (std::vector<std::string>{"OP-DESC-21"})) {   \
+    INFINICTS_OP_GUARDED({                                                                                  \
+      ::infinicts::op_cases::RunOptions options;                                                            \
+      options.destroy_after_compute = true;                                                                 \
+      ::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()), options);      \
+    });                                                                                                     \
+  }                                                                                                         \
+  INFINICTS_OP_TEST_P(Op##Default, device_and_destroy, Op,                                                 \
+                      (std::vector<std::string>{"OP-DESC-2", "OP-DESC-16", "OP-DESC-17"})) {                \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDeviceQueriesAndDestroy(                               \
+        ::infinicts::op_cases::PrepareOne<Op>(GetParam())));                                                \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##Default, ::testing::Values(Op::ConformanceProblems().front()),  \
+                           INFINICTS_OP_NAMES);                                                             \
+                                                                                                            \
+  class Op##InPlace : public ::infinicts::cts::ParamCase<::infinicts::op_cases::InPlaceParam<Op::Problem>> {}; \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##InPlace);                                               \
+  INFINICTS_OP_TEST_P(Op##InPlace, in_place, Op, (std::vector<std::string>{"OP-ALIAS-1", "OP-MEM-1"})) {    \
+    INFINICTS_OP_GUARDED({                                                                                  \
+      ::infinicts::op_cases::RunOptions options;                                                            \
+      options.aliases = {GetParam().pair};                                                                  \
+      ::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam().problem), options); \
+    });                                                                                                     \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##InPlace, ::testing::ValuesIn(::infinicts::op_cases::InPlaceParams<Op>()), \
+                           INFINICTS_OP_NAMES);                                                             \
+                                                                                                            \
+  INFINICTS_OP_BAD_CASES_(Op, BadDtype, bad_dtype, kDtype, ::infinicts::op_cases::Joined({"OP-DESC-11"}, Op::Clauses().dtypes)) \
+  INFINICTS_OP_BAD_CASES_(Op, BadShape, bad_shape, kShape, ::infinicts::op_cases::Joined({"OP-DESC-12"}, Op::Clauses().shapes)) \
+  INFINICTS_OP_BAD_CASES_(Op, BadStrides, bad_strides, kStrides,                                            \
+                          ::infinicts::op_cases::Joined({"OP-DESC-13"}, Op::Clauses().strides))             \
+  INFINICTS_OP_BAD_CASES_(Op, BadParam, bad_param, kParam, ::infinicts::op_cases::Joined({"OP-DESC-22"}, Op::Clauses().params)) \
+  INFINICTS_OP_BAD_CASES_(Op, CheckOrder, check_order, kOrder, (std::vector<std::string>{"OP-DESC-10"}))    \
+                                                                                                            \
+  class Op##DtypeProbe : public ::infinicts::cts::ParamCase<::infinicts::op_cases::DtypeProbeParam> {};    \
+  INFINICTS_OP_TEST_P(Op##DtypeProbe, dtype_probe, Op,                                                     \
+                      ::infinicts::op_cases::Joined({"OP-DESC-11", "OP-DESC-14", "OP-DESC-15"}, Op::Clauses().dtypes)) { \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDtypeProbeOf<Op>(GetParam()));                         \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##DtypeProbe,                                                     \
+                           ::testing::ValuesIn(::infinicts::op_cases::DtypeProbeParams<Op>()), INFINICTS_OP_NAMES)
+
+#define INFINICTS_OP_BAD_CASES_(Op, Kind, test, kind, clauses)                                              \
+  class Op##Kind : public ::infinicts::cts::ParamCase<Op::BadDescriptor> {};                               \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##Kind);                                                  \
+  INFINICTS_OP_TEST_P(Op##Kind, test, Op, clauses) {                                                       \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckBadDescriptor<Op>(GetParam()));                        \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(                                                                                 \
+      conformance, Op##Kind,                                                                                \
+      ::testing::ValuesIn(::infinicts::op_cases::BadDescriptorsOf<Op>(::infinicts::op_cases::BadKind::kind)), \
+      INFINICTS_OP_NAMES);
+
+#define INFINICTS_OP_WORKSPACE_CASES(Op)                                                                    \
+  class Op##Workspace : public ::infinicts::cts::ParamCase<Op::Problem> {};                                \
+  INFINICTS_OP_TEST_P(Op##Workspace, workspace, Op,                                                        \
+                      (std::vector<std::string>{"OP-WS-1", "OP-WS-2", "OP-WS-3", "OP-WS-4", "OP-DESC-19"})) { \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspace(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##Workspace, ::testing::ValuesIn(Op::ConformanceProblems()),      \
+                           INFINICTS_OP_NAMES)

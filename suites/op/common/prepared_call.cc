@@ -1,0 +1,65 @@
+#include "common/prepared_call.h"
+
+#include <cstring>
+#include <sstream>
+
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+
+infiniDtype_t HostDtypeFor(infiniDtype_t dtype) {
+  if (IsHostReadable(dtype)) return dtype;
+  switch (DtypeSize(dtype)) {
+    case 1: return INFINI_DTYPE_U8;
+    case 2: return INFINI_DTYPE_U16;
+    case 4: return INFINI_DTYPE_U32;
+    default: return INFINI_DTYPE_U64;  // C64 (8 bytes) and C128 (two of them)
+  }
+}
+
+Layout HostLayoutFor(const TensorSpec &spec) {
+  if (DtypeSize(spec.dtype) <= 8) return spec.layout;
+  // Each element is `words` U64s, laid out along a new last dimension of unit stride.
+  const ptrdiff_t words = static_cast<ptrdiff_t>(DtypeSize(spec.dtype) / 8);
+  Layout host = spec.layout;
+  for (ptrdiff_t &stride : host.strides) stride *= words;
+  host.offset *= words;
+  host.shape.push_back(static_cast<size_t>(words));
+  host.strides.push_back(1);
+  return host;
+}
+
+std::vector<HostTensor> AllocateHostTensors(const std::vector<TensorSpec> &specs) {
+  std::vector<HostTensor> tensors;
+  tensors.reserve(specs.size());
+  for (const TensorSpec &spec : specs) {
+    if (!spec.present) {
+      tensors.emplace_back();
+      continue;
+    }
+    HostTensor tensor(HostDtypeFor(spec.dtype), HostLayoutFor(spec));
+    std::memset(tensor.storage(), kUnwrittenByte, tensor.storage_bytes());
+    if (IsWritten(spec)) {
+      const size_t size = tensor.element_size();
+      for (size_t position : tensor.UncoveredStorageElements()) {
+        std::memset(tensor.storage() + position * size, kOutputGapByte, size);
+      }
+    }
+    tensors.push_back(std::move(tensor));
+  }
+  return tensors;
+}
+
+std::string DescribeTensor(const TensorSpec &spec) {
+  std::ostringstream text;
+  text << spec.name << ": ";
+  if (!spec.present) {
+    text << "absent";
+    return text.str();
+  }
+  text << DtypeName(spec.dtype) << " " << ShapeText(spec.layout.shape) << " strides "
+       << StridesText(spec.layout.strides) << " offset " << spec.layout.offset;
+  return text.str();
+}
+
+}  // namespace infinicts::op_cases

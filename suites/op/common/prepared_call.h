@@ -1,0 +1,73 @@
+// The host side of one operator call: every tensor (inputs filled from the case's seed,
+// outputs at their sentinel), the fp64 oracle's expectation for each written tensor, and
+// the tolerance it is held to.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/op_case.h"
+#include "compare/tolerance.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+
+// What host storage holds before a call. All-ones bytes are NaN in every float dtype (and
+// -1 or the maximum in the integer ones): an input's gaps (storage its layout does not
+// address) read as NaN, and an output element the operator never writes compares as NaN.
+inline constexpr uint8_t kUnwrittenByte = 0xFF;
+// The gaps of written tensors: a finite value in every dtype, so a stray NaN shows too.
+inline constexpr uint8_t kOutputGapByte = 0x5A;
+
+struct PreparedCall {
+  std::string subject;
+  std::string problem_json;
+  std::vector<TensorSpec> specs;
+  std::vector<HostTensor> tensors;    // one per spec, in its host form (HostDtypeFor, HostLayoutFor)
+  std::vector<HostTensor> expected;   // one per spec: the oracle's F64 values for written tensors
+  std::vector<Tolerance> tolerances;  // one per spec (used for written tensors)
+  OpCalls calls;
+  double flops = 0.0;
+  double bytes = 0.0;  // every present tensor's elements once (written ones read and written once)
+};
+
+// How a spec's values live on the host. HostTensor reads and writes every real dtype but F8;
+// F8 and the complex dtypes travel as unsigned integers of their size (a C128 element as two
+// U64, an extra last dimension), which is all an operator that only moves bytes needs.
+infiniDtype_t HostDtypeFor(infiniDtype_t dtype);
+Layout HostLayoutFor(const TensorSpec &spec);
+
+// Host tensors for the specs, storage set as the bytes above say (absent specs: a default tensor).
+std::vector<HostTensor> AllocateHostTensors(const std::vector<TensorSpec> &specs);
+
+// "c: f16 [7, 13] strides [1, 7] offset 0".
+std::string DescribeTensor(const TensorSpec &spec);
+
+// Prepares `problem` of operator Op with inputs drawn from rng.
+template <class Op>
+PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng) {
+  PreparedCall call;
+  call.subject = Op::kSubject;
+  call.problem_json = problem.Json();
+  call.specs = Op::Specs(problem);
+  call.tensors = AllocateHostTensors(call.specs);
+  Op::Fill(problem, call.tensors, rng);
+  std::vector<HostTensor> outputs = Op::Expected(problem, call.tensors);
+  call.expected.resize(call.specs.size());
+  call.tolerances.resize(call.specs.size());
+  size_t next_output = 0;
+  for (size_t i = 0; i < call.specs.size(); ++i) {
+    const TensorSpec &spec = call.specs[i];
+    if (spec.present) call.bytes += static_cast<double>(NumElements(spec.layout.shape) * DtypeSize(spec.dtype));
+    if (!spec.present || !IsWritten(spec)) continue;
+    if (next_output >= outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too few outputs");
+    call.expected[i] = std::move(outputs[next_output++]);
+    call.tolerances[i] = ToleranceFor(call.subject, spec.dtype);
+  }
+  if (next_output != outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too many outputs");
+  call.calls = Op::Calls(problem);
+  call.flops = Op::Flops(problem);
+  return call;
+}
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,281 @@
+// Conv: n-d cross-correlation of x (N, Cin, d...) with w (Cout, Cin, k...) plus an optional
+// bias, with pads, strides and dilations (spec section OP-CONV).
+//
+// Data: dyadic values (k/4) whose products and sums are exact in fp64 and in an F32
+// accumulator. Problems cover 1-D, 2-D and 3-D, asymmetric kernels, pads that reach past
+// the input, strides and dilations above 1 (per dim), 1x1 and patch-embedding kernels, NULL
+// attribute arrays (meaning 0, 1, 1), with and without bias, and x and w in other layouts.
+#include <numeric>
+
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+template <class T>
+std::string ListName(const std::vector<T> &values) {
+  std::string name;
+  for (size_t i = 0; i < values.size(); ++i) name += (i ? "x" : "") + std::to_string(values[i]);
+  return name;
+}
+
+struct ConvProblem : Param<ConvProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  size_t batch = 1, in_channels = 1, out_channels = 1;
+  std::vector<size_t> input, kernel;  // spatial dims
+  std::vector<size_t> pads;           // empty: pass NULL (all 0)
+  std::vector<ptrdiff_t> strides;     // empty: pass NULL (all 1)
+  std::vector<size_t> dilations;      // empty: pass NULL (all 1)
+  bool has_bias = true;
+  LayoutKind x_layout = LayoutKind::kContiguous, w_layout = LayoutKind::kContiguous,
+             y_layout = LayoutKind::kContiguous;
+  size_t n_override = 0;  // 0: n is the number of spatial dims; else the n passed (a bad one)
+
+  size_t n() const { return n_override ? n_override : input.size(); }
+  size_t Pad(size_t i) const { return pads.empty() ? 0 : pads[i]; }
+  // Shapes of a problem with a bad stride or dilation (refused anyway) are those of 1.
+  size_t Stride(size_t i) const { return strides.empty() || strides[i] < 1 ? 1 : static_cast<size_t>(strides[i]); }
+  size_t Dilation(size_t i) const { return dilations.empty() || dilations[i] == 0 ? 1 : dilations[i]; }
+  std::vector<size_t> Output() const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < input.size(); ++i) {
+      out.push_back((input[i] + 2 * Pad(i) - Dilation(i) * (kernel[i] - 1) - 1) / Stride(i) + 1);
+    }
+    return out;
+  }
+
+  std::string Name() const {
+    std::string name = std::string(DtypeName(dtype)) + "__" + std::to_string(input.size()) + "d_n" +
+                       std::to_string(batch) + "_cin" + std::to_string(in_channels) + "_cout" +
+                       std::to_string(out_channels) + "_in" + ListName(input) + "_k" + ListName(kernel) + "__";
+    name += pads.empty() ? "pads_null" : "pads_" + ListName(pads);
+    name += strides.empty() ? "_strides_null" : "_strides_" + ListName(strides);
+    name += dilations.empty() ? "_dilations_null" : "_dilations_" + ListName(dilations);
+    name += std::string(has_bias ? "__bias" : "__no_bias") + "__" +
+            LayoutsName({{"y", y_layout}, {"x", x_layout}, {"w", w_layout}});
+    return name;
+  }
+  std::string Json() const {
+    nlohmann::json json{{"dtype", DtypeName(dtype)},
+                        {"batch", batch},
+                        {"in_channels", in_channels},
+                        {"out_channels", out_channels},
+                        {"input", input},
+                        {"kernel", kernel},
+                        {"bias", has_bias},
+                        {"y_layout", LayoutName(y_layout)},
+                        {"x_layout", LayoutName(x_layout)},
+                        {"w_layout", LayoutName(w_layout)}};
+    json["pads"] = pads.empty() ? nlohmann::json(nullptr) : nlohmann::json(pads);
+    json["strides"] = strides.empty() ? nlohmann::json(nullptr) : nlohmann::json(strides);
+    json["dilations"] = dilations.empty() ? nlohmann::json(nullptr) : nlohmann::json(dilations);
+    if (n_override) json["n"] = n_override;
+    return json.dump();
+  }
+};
+
+Shape Joined(std::vector<size_t> front, const std::vector<size_t> &back) {
+  front.insert(front.end(), back.begin(), back.end());
+  return front;
+}
+
+struct ConvOp {
+  using Problem = ConvProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "conv";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    std::vector<TensorSpec> specs = {
+        {"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, Joined({p.batch, p.out_channels}, p.Output()))},
+        {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, Joined({p.batch, p.in_channels}, p.input))},
+        {"w", Role::kInput, p.dtype, MakeLayout(p.w_layout, Joined({p.out_channels, p.in_channels}, p.kernel))},
+        {"b", Role::kInput, p.dtype, ContiguousLayout({p.out_channels})}};
+    specs[3].present = p.has_bias;
+    specs[3].optional = true;
+    return specs;
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    // The create call takes the attribute arrays as void *; these copies live in the closure.
+    auto pads = std::make_shared<std::vector<size_t>>(p.pads);
+    auto strides = std::make_shared<std::vector<ptrdiff_t>>(p.strides);
+    auto dilations = std::make_shared<std::vector<size_t>>(p.dilations);
+    const size_t n = p.n();
+    OpCalls calls;
+    calls.create = [pads, strides, dilations, n](infiniopHandle_t handle, OpDescriptor *desc,
+                                                const TensorDescriptors &t) {
+      return cts::op().infiniopCreateConvDescriptor(handle, desc, t[0], t[1], t[2], t[3],
+                                                    pads->empty() ? nullptr : pads->data(),
+                                                    strides->empty() ? nullptr : strides->data(),
+                                                    dilations->empty() ? nullptr : dilations->data(), n);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetConvWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopConv(desc, workspace, size, d[0], d[1], d[2], d[3], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyConvDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillDyadic(t[1], rng, -8, 8, 2);
+    FillDyadic(t[2], rng, -8, 8, 2);
+    if (p.has_bias) FillDyadic(t[3], rng, -16, 16, 2);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return {oracle::Conv(t[1], t[2], p.has_bias ? &t[3] : nullptr, p.pads, p.strides, p.dilations)};
+  }
+
+  static double Flops(const Problem &p) {
+    const std::vector<size_t> output = p.Output();
+    const size_t outputs = std::accumulate(output.begin(), output.end(), size_t{1}, std::multiplies<>());
+    const size_t taps = std::accumulate(p.kernel.begin(), p.kernel.end(), size_t{1}, std::multiplies<>());
+    return 2.0 * static_cast<double>(p.batch * p.out_channels * outputs * p.in_channels * taps);
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, size_t batch, size_t cin, size_t cout, std::vector<size_t> input,
+                      std::vector<size_t> kernel, std::vector<size_t> pads, std::vector<ptrdiff_t> strides,
+                      std::vector<size_t> dilations, bool has_bias) {
+    Problem p;
+    p.dtype = dtype;
+    p.batch = batch;
+    p.in_channels = cin;
+    p.out_channels = cout;
+    p.input = std::move(input);
+    p.kernel = std::move(kernel);
+    p.pads = std::move(pads);
+    p.strides = std::move(strides);
+    p.dilations = std::move(dilations);
+    p.has_bias = has_bias;
+    return p;
+  }
+
+  static Problem Small(infiniDtype_t dtype) { return Make(dtype, 2, 3, 4, {6, 5}, {3, 2}, {1, 0}, {2, 1}, {1, 1}, true); }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Small(dtype));
+    }
+    Problem without_bias = Small(INFINI_DTYPE_F32);
+    without_bias.has_bias = false;
+    problems.push_back(without_bias);
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      auto add = [&](Problem p) { problems.push_back(std::move(p)); };
+      // 1-D: a plain 3-tap filter; stride and dilation 2 with pads past the edge.
+      add(Make(dtype, 2, 3, 5, {17}, {3}, {1}, {1}, {1}, true));
+      add(Make(dtype, 1, 4, 2, {31}, {5}, {2}, {2}, {2}, false));
+      // 2-D: 3x3 stride 2; an asymmetric kernel with per-dim pads, strides and dilations.
+      add(Make(dtype, 1, 3, 4, {13, 11}, {3, 3}, {1, 1}, {2, 2}, {1, 1}, true));
+      add(Make(dtype, 2, 2, 3, {9, 10}, {2, 3}, {0, 1}, {1, 2}, {2, 1}, false));
+      // 1x1 (pointwise) and a ViT-style 8x8 patch embedding (stride 8).
+      add(Make(dtype, 1, 16, 8, {7, 7}, {1, 1}, {0, 0}, {1, 1}, {1, 1}, true));
+      add(Make(dtype, 1, 3, 64, {32, 32}, {8, 8}, {0, 0}, {8, 8}, {1, 1}, true));
+      // 3-D with everything per dim.
+      add(Make(dtype, 1, 2, 3, {5, 6, 7}, {2, 3, 2}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, true));
+      // NULL attribute arrays: pads 0, strides 1, dilations 1.
+      add(Make(dtype, 1, 1, 2, {4, 4, 4}, {1, 1, 1}, {}, {}, {}, false));
+      add(Make(dtype, 1, 3, 2, {6, 5}, {3, 3}, {}, {}, {}, true));
+      // x, w and y in other layouts.
+      Problem strided = Make(dtype, 2, 3, 4, {6, 5}, {3, 2}, {1, 0}, {2, 1}, {1, 1}, true);
+      strided.x_layout = LayoutKind::kTransposed;
+      strided.w_layout = LayoutKind::kOffset;
+      strided.y_layout = LayoutKind::kPadded;
+      add(strided);
+      Problem views = Make(dtype, 1, 2, 3, {9, 10}, {2, 3}, {0, 1}, {1, 2}, {2, 1}, false);
+      views.x_layout = LayoutKind::kView;
+      views.w_layout = LayoutKind::kTransposed;
+      views.y_layout = LayoutKind::kView;
+      add(views);
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Small(INFINI_DTYPE_F32), bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    auto unchanged = [](Specs &) {};
+    Problem n_zero = Small(INFINI_DTYPE_F32);
+    n_zero.n_override = 0;
+    n_zero.input.clear();  // n = 0 spatial dims
+    n_zero.kernel.clear();
+    n_zero.pads.clear();
+    n_zero.strides.clear();
+    n_zero.dilations.clear();
+    Problem n_31 = Small(INFINI_DTYPE_F32);  // NULL arrays: nothing to read past
+    n_31.n_override = 31;
+    n_31.pads.clear();
+    n_31.strides.clear();
+    n_31.dilations.clear();
+    Problem stride_0 = Small(INFINI_DTYPE_F32);
+    stride_0.strides = {0, 1};
+    Problem stride_negative = Small(INFINI_DTYPE_F32);
+    stride_negative.strides = {1, -1};
+    Problem dilation_0 = Small(INFINI_DTYPE_F32);
+    dilation_0.dilations = {1, 0};
+    bad("n_0", INFINI_STATUS_BAD_PARAM, unchanged, n_zero);
+    bad("n_31", INFINI_STATUS_BAD_PARAM, unchanged, n_31);
+    bad("stride_0", INFINI_STATUS_BAD_PARAM, unchanged, stride_0);
+    bad("stride_negative", INFINI_STATUS_BAD_PARAM, unchanged, stride_negative);
+    bad("dilation_0", INFINI_STATUS_BAD_PARAM, unchanged, dilation_0);
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("w_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
+    bad("b_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
+    bad("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 4, 3, 5}); });
+    bad("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 2, 3, 2}); });
+    bad("y_out_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 5, 3, 4}); });
+    bad("bias_length_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {5}); });
+    bad("x_missing_a_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {2, 3, 6}); });
+    bad("kernel_past_padded_input", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 3, 9, 2}); });
+    bad("y_channels_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {48, 0, 4, 1}; });
+    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; }, stride_0,
+        true);
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_F16;
+          reshape(s[3], {5});
+        },
+        Small(INFINI_DTYPE_F32), true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() { return {{"OP-CONV-4", "OP-CONV-5"}, {"OP-CONV-2"}, {"OP-CONV-3"}, {}, {"OP-CONV-1"}}; }
+};
+
+INFINICTS_OP_CASES(ConvOp);
+INFINICTS_OP_WORKSPACE_CASES(ConvOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,186 @@
+// Embedding: output[i..., :] = weight[input[i...], :], with integer indices of any shape
+// (0-D included) and a (vocab, dim) weight; no workspace functions (spec section
+// OP-EMBEDDING).
+//
+// Data: indices drawn across the whole vocabulary (repeats included) and a weight away from
+// zero, so every gathered row differs from its neighbours; the weight also runs transposed
+// and padded, the indices strided, the output as a view.
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct EmbeddingProblem : Param<EmbeddingProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // weight and output
+  infiniDtype_t index_dtype = INFINI_DTYPE_I64;
+  Shape indices;
+  size_t vocab = 1, dim = 1;
+  LayoutKind output_layout = LayoutKind::kContiguous, input_layout = LayoutKind::kContiguous,
+             weight_layout = LayoutKind::kContiguous;
+
+  Shape OutputShape() const {
+    Shape shape = indices;
+    shape.push_back(dim);
+    return shape;
+  }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "_index_" + DtypeName(index_dtype) + "__indices_" + ShapeName(indices) +
+           "_vocab" + std::to_string(vocab) + "_dim" + std::to_string(dim) + "__" +
+           LayoutsName({{"output", output_layout}, {"input", input_layout}, {"weight", weight_layout}});
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"index_dtype", DtypeName(index_dtype)},
+                          {"indices", indices},
+                          {"vocab", vocab},
+                          {"dim", dim},
+                          {"output_layout", LayoutName(output_layout)},
+                          {"input_layout", LayoutName(input_layout)},
+                          {"weight_layout", LayoutName(weight_layout)}}
+        .dump();
+  }
+};
+
+struct EmbeddingOp {
+  using Problem = EmbeddingProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "embedding";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"output", Role::kOutput, p.dtype, MakeLayout(p.output_layout, p.OutputShape())},
+            {"input", Role::kInput, p.index_dtype, MakeLayout(p.input_layout, p.indices)},
+            {"weight", Role::kInput, p.dtype, MakeLayout(p.weight_layout, {p.vocab, p.dim})}};
+  }
+
+  static OpCalls Calls(const Problem &) {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateEmbeddingDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    // No workspace functions: the workspace arguments are not part of the call.
+    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopEmbedding(desc, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyEmbeddingDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillIntegers(t[1], rng, 0, static_cast<int64_t>(p.vocab));
+    FillAwayFromZero(t[2], rng, 0.25, 4.0);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::Embedding(t[1], t[2])};
+  }
+
+  static double Flops(const Problem &) { return 0.0; }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t index_dtype, Shape indices, size_t vocab, size_t dim) {
+    Problem p;
+    p.dtype = dtype;
+    p.index_dtype = index_dtype;
+    p.indices = std::move(indices);
+    p.vocab = vocab;
+    p.dim = dim;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, INFINI_DTYPE_I64, {3, 4}, 11, 6));
+    }
+    problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, {3, 4}, 11, 6));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, INFINI_DTYPE_I64, {3, 4}, 11, 6); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Lookup {
+      Shape indices;
+      size_t vocab, dim;
+    };
+    // One 0-D index, one token, a prime count of tokens, (batch, tokens), and 16 tokens of
+    // a 32000-word vocabulary.
+    const Lookup lookups[] = {{{}, 7, 5}, {{1}, 3, 8}, {{7}, 13, 31}, {{3, 5}, 100, 64}, {{16}, 32000, 32}};
+    struct Layouts {
+      LayoutKind output, input, weight;
+    };
+    const Layouts layout_sets[] = {{LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kTransposed},
+                                   {LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kPadded},
+                                   {LayoutKind::kView, LayoutKind::kFlipped, LayoutKind::kView}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (infiniDtype_t index_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {
+        for (const Lookup &l : lookups) problems.push_back(Make(dtype, index_dtype, l.indices, l.vocab, l.dim));
+      }
+      for (const Layouts &l : layout_sets) {
+        Problem p = Make(dtype, INFINI_DTYPE_I32, {3, 5}, 100, 64);
+        p.output_layout = l.output;
+        p.input_layout = l.input;
+        p.weight_layout = l.weight;
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, {3, 4}, 11, 6);
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("input_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; });
+    bad("input_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I16; });
+    bad("weight_and_output_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      s[0].dtype = INFINI_DTYPE_I32;
+      s[2].dtype = INFINI_DTYPE_I32;
+    });
+    bad("output_f16_weight_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("weight_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {66}); });
+    bad("output_dim_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {3, 4, 7}); });
+    bad("output_without_index_dims", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {12, 6}); });
+    bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[1].dtype = INFINI_DTYPE_F32;
+          reshape(s[0], {3, 4, 7});
+        },
+        true);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[2], {66});
+          s[0].layout.strides = {24, 0, 1};
+        },
+        true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() { return {{"OP-EMBEDDING-3"}, {"OP-EMBEDDING-1"}, {"OP-EMBEDDING-2"}, {}, {}}; }
+};
+
+INFINICTS_OP_CASES(EmbeddingOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,42 @@
+// Gelu: y = x/2 · (1 + erf(x/√2)), the erf form (spec clauses OP-GELU-1, OP-EW). Inputs in
+// ±[0.25, 4], where the tanh approximation differs from the erf form by more than F32's
+// tolerance.
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct GeluTraits {
+  static constexpr const char *kSubject = "gelu";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"y", "x"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateGeluDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetGeluWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopGelu(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyGeluDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 4.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Gelu(t[1]); }
+  static std::vector<std::string> MathClauses() { return {"OP-GELU-1"}; }
+};
+
+using GeluOp = ElementwiseOp<GeluTraits>;
+INFINICTS_OP_CASES(GeluOp);
+INFINICTS_OP_WORKSPACE_CASES(GeluOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,270 @@
+// Gemm: C = alpha·A·B + beta·C, 2-D or batched 3-D (spec section OP-GEMM).
+//
+// Data: dyadic values (k/4) whose products and sums are exact in fp64 and in an F32
+// accumulator, so any error beyond one final rounding is the backend's. The long-K
+// problems use positive values so partial sums grow past where F16 and BF16 can still add
+// a product: an accumulator in the half type stalls far from the exact sum. beta is never
+// 1 where C is read, so a backend ignoring beta (or taking it as 0 or 1) fails; with beta
+// = 0, C starts as NaN, which must not leak. Transposed, padded and offset operands fail a
+// backend that reads them as contiguous.
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct GemmProblem : Param<GemmProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  size_t batch = 0;  // 0: 2-D matrices
+  size_t a_batch = 0, b_batch = 0;
+  size_t m = 1, n = 1, k = 1;
+  LayoutKind a_layout = LayoutKind::kContiguous, b_layout = LayoutKind::kContiguous,
+             c_layout = LayoutKind::kContiguous;
+  double alpha = 1.0, beta = 0.0;
+  bool long_sum = false;  // positive data: partial sums grow with k
+
+  std::string Name() const {
+    std::string shape = batch ? "batch" + std::to_string(batch) + "_" : "";
+    if (batch && a_batch == 1) shape += "a1_";
+    if (batch && b_batch == 1) shape += "b1_";
+    shape += "m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k);
+    return std::string(DtypeName(dtype)) + "__" + shape + "__" +
+           LayoutsName({{"a", a_layout}, {"b", b_layout}, {"c", c_layout}}) + "__alpha_" + NumberName(alpha) +
+           "_beta_" + NumberName(beta) + (long_sum ? "_long_sum" : "");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"batch", batch},
+                          {"a_batch", a_batch},
+                          {"b_batch", b_batch},
+                          {"m", m},
+                          {"n", n},
+                          {"k", k},
+                          {"a_layout", LayoutName(a_layout)},
+                          {"b_layout", LayoutName(b_layout)},
+                          {"c_layout", LayoutName(c_layout)},
+                          {"alpha", alpha},
+                          {"beta", beta},
+                          {"long_sum", long_sum}}
+        .dump();
+  }
+};
+
+Shape MatrixShape(size_t batch, size_t rows, size_t cols) {
+  return batch ? Shape{batch, rows, cols} : Shape{rows, cols};
+}
+
+struct GemmOp {
+  using Problem = GemmProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "gemm";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const size_t a_batch = p.batch ? p.a_batch : 0, b_batch = p.batch ? p.b_batch : 0;
+    return {{"c", Role::kInOut, p.dtype, MakeLayout(p.c_layout, MatrixShape(p.batch, p.m, p.n))},
+            {"a", Role::kInput, p.dtype, MakeLayout(p.a_layout, MatrixShape(a_batch, p.m, p.k))},
+            {"b", Role::kInput, p.dtype, MakeLayout(p.b_layout, MatrixShape(b_batch, p.k, p.n))}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    const float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateGemmDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetGemmWorkspaceSize(desc, size);
+    };
+    calls.compute = [alpha, beta](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d,
+                                  void *stream) {
+      return cts::op().infiniopGemm(desc, workspace, size, d[0], d[1], d[2], alpha, beta, stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyGemmDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    if (p.long_sum) {
+      FillDyadic(t[1], rng, 1, 4);
+      FillDyadic(t[2], rng, 1, 4);
+    } else {
+      FillDyadic(t[1], rng, -8, 8, 2);
+      FillDyadic(t[2], rng, -8, 8, 2);
+    }
+    // With beta = 0, c keeps its NaN start: a backend that reads it leaks NaN.
+    if (p.beta != 0.0) FillDyadic(t[0], rng, -16, 16, 2);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return {oracle::Gemm(t[0], t[1], t[2], p.alpha, p.beta)};
+  }
+
+  static double Flops(const Problem &p) { return 2.0 * std::max<size_t>(p.batch, 1) * p.m * p.n * p.k; }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Small(infiniDtype_t dtype) {
+    Problem p;
+    p.dtype = dtype;
+    p.m = 5;
+    p.n = 6;
+    p.k = 7;
+    p.alpha = 1.5;
+    p.beta = 0.5;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Small(dtype));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Scaling {
+      double alpha, beta;
+    };
+    const Scaling scalings[] = {{1.0, 0.0}, {1.5, 0.5}, {-0.75, 2.0}, {0.5, -1.0}};
+    struct Layouts {
+      LayoutKind a, b, c;
+    };
+    const Layouts layout_sets[] = {
+        {LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kContiguous},
+        {LayoutKind::kTransposed, LayoutKind::kContiguous, LayoutKind::kContiguous},
+        {LayoutKind::kContiguous, LayoutKind::kTransposed, LayoutKind::kContiguous},
+        {LayoutKind::kTransposed, LayoutKind::kTransposed, LayoutKind::kPadded},
+        {LayoutKind::kPadded, LayoutKind::kTransposedPadded, LayoutKind::kTransposed},
+        {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kView},
+    };
+    struct Shape3 {
+      size_t batch, a_batch, b_batch, m, n, k;
+    };
+    // Every layout set on these: primes, non-powers of two, batched, a broadcast batch.
+    const Shape3 layout_shapes[] = {{0, 0, 0, 7, 13, 31}, {0, 0, 0, 48, 80, 96}, {3, 3, 3, 5, 17, 64},
+                                    {4, 1, 4, 6, 10, 12}};
+
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      auto add = [&](const Shape3 &s, const Layouts &l, const Scaling &scaling, bool long_sum) {
+        Problem p;
+        p.dtype = dtype;
+        p.batch = s.batch;
+        p.a_batch = s.a_batch;
+        p.b_batch = s.b_batch;
+        p.m = s.m;
+        p.n = s.n;
+        p.k = s.k;
+        p.a_layout = l.a;
+        p.b_layout = l.b;
+        p.c_layout = l.c;
+        p.alpha = scaling.alpha;
+        p.beta = scaling.beta;
+        p.long_sum = long_sum;
+        problems.push_back(p);
+      };
+      const Layouts &plain = layout_sets[0];
+      add({0, 0, 0, 1, 1, 1}, plain, scalings[1], false);
+      for (const Shape3 &shape : layout_shapes) {
+        for (size_t l = 0; l < std::size(layout_sets); ++l) add(shape, layout_sets[l], scalings[l % 4], false);
+      }
+      // Long K: a half-type accumulator stalls; F32 accumulation with one rounding does not.
+      add({0, 0, 0, 8, 6, 4096}, plain, {1.0, 0.5}, true);
+      add({0, 0, 0, 8, 6, 4096}, layout_sets[1], {1.0, 0.0}, true);
+      // LLM shapes: 16 tokens of hidden 4096 into one 128-wide head, and a head back to 4096.
+      add({0, 0, 0, 16, 128, 4096}, plain, scalings[1], false);
+      add({0, 0, 0, 16, 128, 4096}, layout_sets[2], scalings[2], false);
+      add({0, 0, 0, 5, 4096, 128}, plain, scalings[0], false);
+      add({0, 0, 0, 5, 4096, 128}, layout_sets[4], scalings[3], false);
+      // Attention scores: 32 heads of Q (7 x 128) times K transposed.
+      add({32, 32, 32, 7, 7, 128}, layout_sets[2], scalings[0], false);
+      add({32, 32, 32, 7, 7, 128}, plain, scalings[1], false);
+      // k = 0: C = beta·C. A is column-major: the row-major [3, 0] strides [0, 1] break the
+      // leading-dimension rule (row stride >= max(cols, 1)).
+      add({0, 0, 0, 3, 5, 0}, layout_sets[1], {1.0, 1.5}, false);
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    const Problem base = Small(INFINI_DTYPE_F32);
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(std::vector<TensorSpec> &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = base;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      return d;
+    };
+    auto shape = [](TensorSpec &spec, Shape s) { spec.layout = ContiguousLayout(s); };
+    return {
+        bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](auto &s) {
+              for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+            }),
+        bad("a_f16_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[1].dtype = INFINI_DTYPE_F16; }),
+        bad("b_f64_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[2].dtype = INFINI_DTYPE_F64; }),
+        bad("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[2], {8, 6}); }),
+        bad("m_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[0], {4, 6}); }),
+        bad("n_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[2], {7, 5}); }),
+        bad("a_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[1], {35}); }),
+        bad("all_4d", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [&](auto &s) {
+              shape(s[0], {1, 1, 5, 6});
+              shape(s[1], {1, 1, 5, 7});
+              shape(s[2], {1, 1, 7, 6});
+            }),
+        bad("batch_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [&](auto &s) {
+              shape(s[0], {4, 5, 6});
+              shape(s[1], {3, 5, 7});
+              shape(s[2], {4, 7, 6});
+            }),
+        bad("a_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](auto &s) { s[1].layout.strides = {14, 2}; }),
+        bad("c_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](auto &s) { s[0].layout.strides = {12, 2}; }),
+        bad("c_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](auto &s) { s[0].layout.strides = {3, 1}; }),
+        bad("a_leading_dim_too_small", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](auto &s) { s[1].layout.strides = {1, 3}; }),
+        bad("c_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [&](auto &s) {
+              s[0].layout = Layout{{2, 5, 6}, {0, 6, 1}, 0};
+              shape(s[1], {2, 5, 7});
+              shape(s[2], {2, 7, 6});
+            }),
+        bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [&](auto &s) {
+              s[1].dtype = INFINI_DTYPE_I32;
+              shape(s[2], {8, 6});
+            },
+            true),
+        bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [&](auto &s) {
+              shape(s[2], {8, 6});
+              s[0].layout.strides = {12, 2};
+            },
+            true),
+    };
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-GEMM-4", "OP-GEMM-5", "OP-GEMM-6", "OP-GEMM-7"}, {"OP-GEMM-2"}, {"OP-GEMM-1"}, {"OP-GEMM-3"}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(GemmOp);
+INFINICTS_OP_WORKSPACE_CASES(GemmOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

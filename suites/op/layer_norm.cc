@@ -1,0 +1,203 @@
+// LayerNorm over the last dim, with its three outputs (output, input_standardization,
+// input_std_deviation) and an optional bias (spec section OP-LAYERNORM).
+//
+// Data: most problems use rows with a common offset and a variance near epsilon, where
+// epsilon's placement and a variance computed as E[x²] - mean² (cancellation) both show;
+// one problem per dtype uses ordinary rows.
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct LayerNormProblem : Param<LayerNormProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  Shape shape;
+  bool has_bias = true;
+  LayoutKind out_layout = LayoutKind::kContiguous, in_layout = LayoutKind::kContiguous,
+             std_layout = LayoutKind::kContiguous;
+  double eps = 1e-5;
+  bool small_variance = true;
+
+  double PassedEps() const { return static_cast<double>(static_cast<float>(eps)); }
+  Shape RowShape() const { return Shape(shape.begin(), shape.end() - 1); }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"out", out_layout}, {"in", in_layout}, {"std", std_layout}}) +
+           (has_bias ? "__bias" : "__no_bias") + "__eps_" + NumberName(eps) +
+           (small_variance ? "_small_var" : "");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"shape", shape},
+                          {"bias", has_bias},
+                          {"output_layouts", LayoutName(out_layout)},
+                          {"input_layout", LayoutName(in_layout)},
+                          {"std_deviation_layout", LayoutName(std_layout)},
+                          {"eps", eps},
+                          {"small_variance", small_variance}}
+        .dump();
+  }
+};
+
+struct LayerNormOp {
+  using Problem = LayerNormProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "layer_norm";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const Shape row = {p.shape.back()};
+    std::vector<TensorSpec> specs = {
+        {"output", Role::kOutput, p.dtype, MakeLayout(p.out_layout, p.shape)},
+        {"input_standardization", Role::kOutput, p.dtype, MakeLayout(p.out_layout, p.shape)},
+        {"input_std_deviation", Role::kOutput, p.dtype, MakeLayout(p.std_layout, p.RowShape())},
+        {"input", Role::kInput, p.dtype, MakeLayout(p.in_layout, p.shape)},
+        {"weight", Role::kInput, p.dtype, ContiguousLayout(row)},
+        {"bias", Role::kInput, p.dtype, ContiguousLayout(row)}};
+    specs[5].present = p.has_bias;
+    specs[5].optional = true;
+    return specs;
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    const float eps = static_cast<float>(p.eps);
+    OpCalls calls;
+    calls.create = [eps](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateLayerNormDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4], t[5], eps);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetLayerNormWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopLayerNorm(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], d[5], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLayerNormDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    if (p.small_variance) {
+      FillSmallVarianceRows(t[3], rng, p.PassedEps());
+    } else {
+      FillAwayFromZero(t[3], rng, 0.25, 2.0);
+    }
+    FillAwayFromZero(t[4], rng, 0.5, 1.5);
+    if (p.has_bias) FillAwayFromZero(t[5], rng, 0.25, 1.0);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    oracle::LayerNormResult r = oracle::LayerNorm(t[3], t[4], p.has_bias ? &t[5] : nullptr, p.PassedEps());
+    return {std::move(r.output), std::move(r.standardization), std::move(r.std_deviation)};
+  }
+
+  static double Flops(const Problem &p) { return 8.0 * static_cast<double>(NumElements(p.shape)); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, Shape shape, bool has_bias = true) {
+    Problem p;
+    p.dtype = dtype;
+    p.shape = std::move(shape);
+    p.has_bias = has_bias;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, {4, 5}));
+    }
+    problems.push_back(Make(INFINI_DTYPE_F32, {4, 5}, false));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    // A 1-D input (0-D std deviation), a matrix of primes, (batch, tokens, width), LLM hidden.
+    const std::vector<Shape> shapes = {{5}, {7, 31}, {2, 5, 96}, {3, 4096}};
+    struct Layouts {
+      LayoutKind out, in, std;
+    };
+    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kView, LayoutKind::kPadded},
+                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kOffset}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (const Shape &shape : shapes) {
+        problems.push_back(Make(dtype, shape, true));
+        problems.push_back(Make(dtype, shape, false));
+      }
+      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 96}}) {
+        for (size_t l = 0; l < std::size(layout_sets); ++l) {
+          Problem p = Make(dtype, shape, l == 0);
+          p.out_layout = layout_sets[l].out;
+          p.in_layout = layout_sets[l].in;
+          p.std_layout = layout_sets[l].std;
+          problems.push_back(p);
+        }
+      }
+      Problem ordinary = Make(dtype, {3, 4096});
+      ordinary.small_variance = false;
+      problems.push_back(ordinary);
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, {4, 5});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("weight_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad("std_deviation_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; });
+    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {4}); });
+    bad("bias_length_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {6}); });
+    bad("std_deviation_full_shape", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 5}); });
+    bad("standardization_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 6}); });
+    bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad("std_deviation_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[2].layout.strides = {0}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[4].dtype = INFINI_DTYPE_F16;
+          reshape(s[5], {6});
+        },
+        true);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[5], {6});
+          s[0].layout.strides = {0, 1};
+        },
+        true);
+    return list;
+  }
+
+  // output = input, or input_standardization = input.
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 3}, {1, 3}}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-LAYERNORM-3", "OP-LAYERNORM-4"}, {"OP-LAYERNORM-1"}, {"OP-LAYERNORM-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(LayerNormOp);
+INFINICTS_OP_WORKSPACE_CASES(LayerNormOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

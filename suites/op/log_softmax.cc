@@ -1,0 +1,42 @@
+// LogSoftmax along dimension `dim` (spec section OP-LOGSOFTMAX): output = (x - m) -
+// ln Σ e^(x - m), m the maximum along the dim. Rows sit at ±120 (common/axis_ops.h), where
+// e^x overflows or underflows in F32, so a float log-softmax without max subtraction returns
+// Inf or NaN. (Not further out: F32's tolerance for this operator allows for x - (m + ln Σ)
+// losing 2^-24·|x|.)
+#include "common/axis_ops.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct LogSoftmaxTraits {
+  static constexpr const char *kSubject = "log_softmax";
+  static constexpr double kRowMagnitude = 120.0;
+  static std::vector<std::string> Names() { return {"output", "input"}; }
+  static OpCalls Calls(int dim) {
+    OpCalls calls;
+    calls.create = [dim](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateLogSoftmaxDescriptor(handle, desc, t[0], t[1], dim);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetLogSoftmaxWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopLogSoftmax(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLogSoftmaxDescriptor(desc); };
+    return calls;
+  }
+  static HostTensor Oracle(const HostTensor &x, int dim) { return oracle::LogSoftmax(x, dim); }
+  static OpClauses Clauses() {
+    return {{"OP-LOGSOFTMAX-3"}, {"OP-LOGSOFTMAX-2"}, {"OP-LOGSOFTMAX-2"}, {}, {"OP-LOGSOFTMAX-1"}};
+  }
+};
+
+using LogSoftmaxOp = AxisOp<LogSoftmaxTraits>;
+INFINICTS_OP_CASES(LogSoftmaxOp);
+INFINICTS_OP_WORKSPACE_CASES(LogSoftmaxOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,40 @@
+// Mul: c = a · b (spec clauses OP-MUL-1, OP-EW). Inputs away from zero, so no product is near 0.
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct MulTraits {
+  static constexpr const char *kSubject = "mul";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"c", "a", "b"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateMulDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetMulWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopMul(desc, workspace, size, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyMulDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 2.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Mul(t[1], t[2]); }
+  static std::vector<std::string> MathClauses() { return {"OP-MUL-1"}; }
+};
+
+using MulOp = ElementwiseOp<MulTraits>;
+INFINICTS_OP_CASES(MulOp);
+INFINICTS_OP_WORKSPACE_CASES(MulOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,225 @@
+// RandomSample: one index drawn from the logits `probs` into a 0-D integer `result`, under
+// random_val, topp, topk and temperature (spec section OP-RANDOMSAMPLE).
+//
+// Data: scores whose top values are distinct steps of a fixed gap at random indices above
+// a lower tail, so the sorted order is unambiguous; the draw is repeated (from the case's
+// seed) until the oracle's threshold lies at least kMinMargin of the distribution away from
+// the chosen index's boundaries, and the answer is not index 0 (an untouched zero would pass).
+// Every argmax trigger (random_val, topp or temperature 0, topk 1) runs next to real draws.
+#include <cmath>
+
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+// A backend computing the cumulative sums in F32 lands within ~1e-6 of the threshold.
+constexpr double kMinMargin = 1e-3;
+constexpr int kMaxDraws = 200;
+
+double IntegerMax(infiniDtype_t dtype) {
+  const int bits = 8 * static_cast<int>(DtypeSize(dtype)) - (IsSignedInt(dtype) ? 1 : 0);
+  return std::ldexp(1.0, bits) - 1.0;
+}
+
+struct Sampling {
+  float random_val, topp;
+  int topk;
+  float temperature;
+};
+
+struct RandomSampleProblem : Param<RandomSampleProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // probs
+  infiniDtype_t result_dtype = INFINI_DTYPE_I64;
+  size_t n = 2;
+  Sampling sampling{0.5f, 0.9f, 50, 1.0f};
+  LayoutKind probs_layout = LayoutKind::kContiguous;
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "_result_" + DtypeName(result_dtype) + "__n" + std::to_string(n) +
+           "__random_val_" + NumberName(sampling.random_val) + "_topp_" + NumberName(sampling.topp) + "_topk_" +
+           NumberName(sampling.topk) + "_temperature_" + NumberName(sampling.temperature) + "__probs_" +
+           LayoutName(probs_layout);
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"result_dtype", DtypeName(result_dtype)},
+                          {"n", n},
+                          {"random_val", sampling.random_val},
+                          {"topp", sampling.topp},
+                          {"topk", sampling.topk},
+                          {"temperature", sampling.temperature},
+                          {"probs_layout", LayoutName(probs_layout)}}
+        .dump();
+  }
+};
+
+struct RandomSampleOp {
+  using Problem = RandomSampleProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "random_sample";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"result", Role::kOutput, p.result_dtype, ContiguousLayout({})},
+            {"probs", Role::kInput, p.dtype, MakeLayout(p.probs_layout, {p.n})}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    const Sampling s = p.sampling;
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateRandomSampleDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetRandomSampleWorkspaceSize(desc, size);
+    };
+    calls.compute = [s](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopRandomSample(desc, workspace, size, d[0], d[1], s.random_val, s.topp, s.topk,
+                                            s.temperature, stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRandomSampleDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    // BF16 keeps 8 significant bits: its top values need a wider gap to stay distinct. The
+    // gap varies between draws: with n below 64 the scores' shape depends on it alone.
+    const double unit_gap = p.dtype == INFINI_DTYPE_BF16 ? 0.25 : 0.125;
+    std::uniform_int_distribution<int> gap_steps(1, 6);
+    for (int draw = 0; draw < kMaxDraws; ++draw) {
+      try {
+        FillSamplingScores(t[1], rng, 64, unit_gap * gap_steps(rng));
+      } catch (const std::invalid_argument &) {
+        continue;  // two top values met once rounded to the dtype: draw again
+      }
+      const oracle::RandomSampleResult expected = Oracle(p, t[1]);
+      if (expected.index != 0 && expected.margin >= kMinMargin) return;
+    }
+    throw std::logic_error("no draw of scores gave a sample away from index 0 with margin " +
+                           std::to_string(kMinMargin));
+  }
+
+  static oracle::RandomSampleResult Oracle(const Problem &p, const HostTensor &probs) {
+    const Sampling &s = p.sampling;
+    return oracle::RandomSample(probs, s.random_val, s.topp, s.topk, s.temperature);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return {HostTensor::FromValues(INFINI_DTYPE_F64, {}, {static_cast<double>(Oracle(p, t[1]).index)})};
+  }
+
+  static double Flops(const Problem &p) { return 4.0 * static_cast<double>(p.n); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t result_dtype, size_t n, Sampling sampling,
+                      LayoutKind layout = LayoutKind::kContiguous) {
+    Problem p;
+    p.dtype = dtype;
+    p.result_dtype = result_dtype;
+    p.n = n;
+    p.sampling = sampling;
+    p.probs_layout = layout;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, INFINI_DTYPE_I64, 100, {0.5f, 0.9f, 20, 1.0f}));
+    }
+    problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, 100, {0.0f, 0.9f, 20, 1.0f}));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) {
+    return Make(dtype, INFINI_DTYPE_I64, 100, {0.5f, 0.9f, 20, 1.0f});
+  }
+
+  static std::vector<Problem> AccuracyProblems() {
+    const Sampling draws[] = {{0.3f, 0.9f, 50, 1.0f},   {0.75f, 0.5f, 20, 0.7f}, {0.5f, 1.0f, 1000000, 1.5f},
+                              {0.9f, 0.95f, 5, 1.0f},    {0.1f, 0.2f, 10, 2.0f}};
+    const Sampling argmax[] = {{0.0f, 0.9f, 50, 1.0f}, {0.5f, 0.9f, 1, 1.0f}, {0.5f, 0.9f, 50, 0.0f},
+                               {0.5f, 0.0f, 50, 1.0f}};
+    const LayoutKind layouts[] = {LayoutKind::kContiguous, LayoutKind::kPadded, LayoutKind::kFlipped,
+                                  LayoutKind::kOffset};
+    // Every integer dtype takes its turn as the result, where it can hold n - 1.
+    const infiniDtype_t result_dtypes[] = {INFINI_DTYPE_I64, INFINI_DTYPE_I32, INFINI_DTYPE_U32, INFINI_DTYPE_I16,
+                                           INFINI_DTYPE_I8,  INFINI_DTYPE_U8,  INFINI_DTYPE_U16, INFINI_DTYPE_U64};
+    std::vector<Problem> problems;
+    size_t turn = 0;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      auto add = [&](size_t n, const Sampling &s) {
+        infiniDtype_t result_dtype = result_dtypes[turn % std::size(result_dtypes)];
+        if (static_cast<double>(n - 1) > IntegerMax(result_dtype)) result_dtype = INFINI_DTYPE_I32;
+        problems.push_back(Make(dtype, result_dtype, n, s, layouts[turn % std::size(layouts)]));
+        ++turn;
+      };
+      // Two logits, a prime count, a thousand, and an LLM vocabulary of 32000.
+      for (size_t n : {size_t{2}, size_t{7}, size_t{1000}}) {
+        for (const Sampling &s : draws) add(n, s);
+        for (const Sampling &s : argmax) add(n, s);
+      }
+      add(32000, draws[0]);
+      add(32000, draws[1]);
+      add(32000, argmax[0]);
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, {0.5f, 0.9f, 20, 1.0f});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
+    bad("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
+    bad("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
+    bad("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1}); });
+    bad("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {10, 100}); });
+    bad("probs_empty", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {0}); });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[1].dtype = INFINI_DTYPE_I32;
+          reshape(s[0], {1});
+        },
+        true);
+    bad("shape_before_result_range", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          s[0].dtype = INFINI_DTYPE_I8;
+          reshape(s[1], {10, 100});
+        },
+        true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-RANDOMSAMPLE-3", "OP-RANDOMSAMPLE-4"},
+            {"OP-RANDOMSAMPLE-1", "OP-RANDOMSAMPLE-5"},
+            {"OP-RANDOMSAMPLE-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(RandomSampleOp);
+INFINICTS_OP_WORKSPACE_CASES(RandomSampleOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

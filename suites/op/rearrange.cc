@@ -1,0 +1,172 @@
+// Rearrange: dst = src element by element, two layouts of one shape and dtype; any dtype,
+// copied as bytes; no workspace functions (spec section OP-REARRANGE).
+//
+// Data: values that are neither 0 nor all-ones bytes (the unwritten sentinel), so a missed
+// or misplaced element shows. F8 and the complex dtypes travel as unsigned integers of
+// their size (common/prepared_call.h). The wide layout sets (transposes, padded rows, a
+// broadcast source, views, a reversed dim) run on the float dtypes and I32/I64; every other
+// dtype runs the plain, transposed and padded copies.
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct RearrangeProblem : Param<RearrangeProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  Shape shape;
+  LayoutKind dst_layout = LayoutKind::kContiguous, src_layout = LayoutKind::kContiguous;
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"dst", dst_layout}, {"src", src_layout}});
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"shape", shape},
+                          {"dst_layout", LayoutName(dst_layout)},
+                          {"src_layout", LayoutName(src_layout)}}
+        .dump();
+  }
+};
+
+std::vector<infiniDtype_t> EveryDtype() {
+  std::vector<infiniDtype_t> dtypes;
+  for (int value = INFINI_DTYPE_BYTE; value <= INFINI_DTYPE_BF16; ++value) dtypes.push_back(static_cast<infiniDtype_t>(value));
+  return dtypes;
+}
+
+struct RearrangeOp {
+  using Problem = RearrangeProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "rearrange";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"dst", Role::kOutput, p.dtype, MakeLayout(p.dst_layout, p.shape)},
+            {"src", Role::kInput, p.dtype, MakeLayout(p.src_layout, p.shape)}};
+  }
+
+  static OpCalls Calls(const Problem &) {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateRearrangeDescriptor(handle, desc, t[0], t[1]);
+    };
+    // No workspace functions: the workspace arguments are not part of the call.
+    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopRearrange(desc, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRearrangeDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    HostTensor &src = t[1];
+    if (p.dtype == INFINI_DTYPE_BOOL) {
+      FillIntegers(src, rng, 0, 2);
+    } else if (IsFloat(p.dtype) && IsHostReadable(p.dtype)) {
+      FillAwayFromZero(src, rng, 0.25, 4.0);
+    } else {
+      // Integers, and the byte proxies of F8 and the complex dtypes: 1..120 fits every width.
+      FillIntegers(src, rng, 1, 121);
+    }
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::Rearrange(t[1])};
+  }
+
+  static double Flops(const Problem &) { return 0.0; }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return EveryDtype(); }
+
+  static Problem Make(infiniDtype_t dtype, Shape shape, LayoutKind dst = LayoutKind::kContiguous,
+                      LayoutKind src = LayoutKind::kContiguous) {
+    Problem p;
+    p.dtype = dtype;
+    p.shape = std::move(shape);
+    p.dst_layout = dst;
+    p.src_layout = src;
+    return p;
+  }
+
+  // Plain layouts: the in-place cases copy a tensor onto itself (same layout).
+  static std::vector<Problem> ConformanceProblems() {
+    return {Make(INFINI_DTYPE_F32, {4, 5}), Make(INFINI_DTYPE_F16, {4, 5}), Make(INFINI_DTYPE_I64, {4, 5}),
+            Make(INFINI_DTYPE_C128, {4, 5})};
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    using L = LayoutKind;
+    struct Copy {
+      Shape shape;
+      LayoutKind dst, src;
+    };
+    const Copy basic[] = {{{7, 31}, L::kContiguous, L::kContiguous},
+                          {{7, 31}, L::kContiguous, L::kTransposed},
+                          {{2, 3, 5, 7}, L::kPadded, L::kContiguous}};
+    // A scalar, one element, a reversed vector, the other transpose, padded rows into a
+    // view, a broadcast row into every token of an LLM hidden state, heads into a padded
+    // (KV cache-like) layout.
+    const Copy wide[] = {{{}, L::kContiguous, L::kContiguous},    {{1}, L::kContiguous, L::kContiguous},
+                         {{13}, L::kContiguous, L::kFlipped},     {{7, 31}, L::kTransposed, L::kContiguous},
+                         {{2, 3, 5, 7}, L::kView, L::kPadded},    {{3, 4096}, L::kContiguous, L::kBroadcastFirst},
+                         {{32, 128}, L::kPadded, L::kOffset}};
+    const std::vector<infiniDtype_t> wide_dtypes = {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32,
+                                                    INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : EveryDtype()) {
+      for (const Copy &c : basic) problems.push_back(Make(dtype, c.shape, c.dst, c.src));
+      if (std::find(wide_dtypes.begin(), wide_dtypes.end(), dtype) == wide_dtypes.end()) continue;
+      for (const Copy &c : wide) problems.push_back(Make(dtype, c.shape, c.dst, c.src));
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, {4, 5});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("dst_f16_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("dst_i32_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I32; });
+    bad("dst_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 4}); });
+    bad("dst_flattened", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {20}); });
+    bad("dst_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad("dst_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {3, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[0].dtype = INFINI_DTYPE_F16;
+          reshape(s[0], {5, 4});
+        },
+        true);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[1], {5, 4});
+          s[0].layout.strides = {0, 1};
+        },
+        true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }
+
+  static OpClauses Clauses() { return {{"OP-REARRANGE-3"}, {"OP-REARRANGE-1"}, {"OP-REARRANGE-2"}, {}, {}}; }
+};
+
+INFINICTS_OP_CASES(RearrangeOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,45 @@
+// Relu: y = max(x, 0) (spec clauses OP-RELU-1, OP-EW). Inputs away from zero, half of them
+// negative; the result is exact.
+// Shapes, layouts and checks: common/elementwise.h.
+#include <cmath>
+
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct ReluTraits {
+  static constexpr const char *kSubject = "relu";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"y", "x"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateReluDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetReluWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopRelu(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyReluDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 4.0);
+    // One positive element at least: a one-element case must not expect a lone 0.
+    t[1].SetAt(0, std::fabs(t[1].GetAt(0)));
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Relu(t[1]); }
+  static std::vector<std::string> MathClauses() { return {"OP-RELU-1"}; }
+};
+
+using ReluOp = ElementwiseOp<ReluTraits>;
+INFINICTS_OP_CASES(ReluOp);
+INFINICTS_OP_WORKSPACE_CASES(ReluOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

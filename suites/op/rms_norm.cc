@@ -1,0 +1,195 @@
+// RMSNorm: y = x·w / sqrt(mean(x²) + epsilon) over the last dim (spec section OP-RMSNORM).
+//
+// Data: most problems use rows whose mean square is within a factor 4 of epsilon, where
+// putting epsilon outside the square root (x / (sqrt(mean(x²)) + eps)) changes the result
+// by tens of percent; a few use ordinary rows. Half-precision x runs with a weight of its
+// own dtype and with an F32 weight.
+#include <cmath>
+
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct RmsNormProblem : Param<RmsNormProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;    // x and y
+  infiniDtype_t w_dtype = INFINI_DTYPE_F32;
+  Shape shape;
+  LayoutKind y_layout = LayoutKind::kContiguous, x_layout = LayoutKind::kContiguous,
+             w_layout = LayoutKind::kContiguous;
+  double epsilon = 1e-5;
+  bool small_rms = true;  // rows with mean(x²) near epsilon
+
+  // epsilon travels as a float: the oracle uses the value the backend receives.
+  double PassedEpsilon() const { return static_cast<double>(static_cast<float>(epsilon)); }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "_w_" + DtypeName(w_dtype) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"y", y_layout}, {"x", x_layout}, {"w", w_layout}}) + "__eps_" + NumberName(epsilon) +
+           (small_rms ? "_small_rms" : "");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},          {"w_dtype", DtypeName(w_dtype)},
+                          {"shape", shape},                      {"y_layout", LayoutName(y_layout)},
+                          {"x_layout", LayoutName(x_layout)},    {"w_layout", LayoutName(w_layout)},
+                          {"epsilon", epsilon},                  {"small_rms", small_rms}}
+        .dump();
+  }
+};
+
+struct RmsNormOp {
+  using Problem = RmsNormProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "rms_norm";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const Shape w_shape = {p.shape.empty() ? 1 : p.shape.back()};
+    return {{"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, p.shape)},
+            {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, p.shape)},
+            {"w", Role::kInput, p.w_dtype, MakeLayout(p.w_layout, w_shape)}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    const float epsilon = static_cast<float>(p.epsilon);
+    OpCalls calls;
+    calls.create = [epsilon](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateRMSNormDescriptor(handle, desc, t[0], t[1], t[2], epsilon);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetRMSNormWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopRMSNorm(desc, workspace, size, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRMSNormDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    if (p.small_rms) {
+      FillSmallRmsRows(t[1], rng, p.PassedEpsilon());
+    } else {
+      FillAwayFromZero(t[1], rng, 0.25, 2.0);
+    }
+    FillAwayFromZero(t[2], rng, 0.5, 1.5);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return {oracle::RMSNorm(t[1], t[2], p.PassedEpsilon())};
+  }
+
+  static double Flops(const Problem &p) { return 4.0 * static_cast<double>(NumElements(p.shape)); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t w_dtype, Shape shape) {
+    Problem p;
+    p.dtype = dtype;
+    p.w_dtype = w_dtype;
+    p.shape = std::move(shape);
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, dtype, {4, 5}));
+    }
+    problems.push_back(Make(INFINI_DTYPE_F16, INFINI_DTYPE_F32, {4, 5}));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, dtype, {4, 5}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    const std::pair<infiniDtype_t, infiniDtype_t> dtype_pairs[] = {
+        {INFINI_DTYPE_F16, INFINI_DTYPE_F16},  {INFINI_DTYPE_F16, INFINI_DTYPE_F32},
+        {INFINI_DTYPE_BF16, INFINI_DTYPE_BF16}, {INFINI_DTYPE_BF16, INFINI_DTYPE_F32},
+        {INFINI_DTYPE_F32, INFINI_DTYPE_F32},  {INFINI_DTYPE_F64, INFINI_DTYPE_F64}};
+    // A row of 1, a prime, a matrix of primes, (batch, tokens, head dim), LLM hidden 4096.
+    const std::vector<Shape> shapes = {{1}, {13}, {7, 31}, {2, 5, 128}, {3, 4096}};
+    struct Layouts {
+      LayoutKind y, x, w;
+    };
+    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kContiguous},
+                                   {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kPadded},
+                                   {LayoutKind::kContiguous, LayoutKind::kTransposed, LayoutKind::kOffset}};
+    std::vector<Problem> problems;
+    for (const auto &[dtype, w_dtype] : dtype_pairs) {
+      for (const Shape &shape : shapes) problems.push_back(Make(dtype, w_dtype, shape));
+      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 128}}) {
+        for (const Layouts &l : layout_sets) {
+          Problem p = Make(dtype, w_dtype, shape);
+          p.y_layout = l.y;
+          p.x_layout = l.x;
+          p.w_layout = l.w;
+          problems.push_back(p);
+        }
+      }
+      Problem ordinary = Make(dtype, w_dtype, {3, 4096});
+      ordinary.small_rms = false;
+      ordinary.epsilon = 1e-6;
+      problems.push_back(ordinary);
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    const Problem half = Make(INFINI_DTYPE_F16, INFINI_DTYPE_F16, {4, 5});
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("y_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("x_f32_w_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
+    bad("x_f16_w_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; }, half);
+    bad("w_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4}); });
+    bad("w_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {1, 5}); });
+    bad("y_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 6}); });
+    bad("x_scalar", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {});
+      reshape(s[1], {});
+      reshape(s[2], {1});
+    });
+    bad("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_F16;
+          reshape(s[2], {4});
+        },
+        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), true);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[2], {4});
+          s[0].layout.strides = {0, 1};
+        },
+        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }
+
+  static OpClauses Clauses() { return {{"OP-RMSNORM-3"}, {"OP-RMSNORM-1"}, {"OP-RMSNORM-2"}, {}, {}}; }
+};
+
+INFINICTS_OP_CASES(RmsNormOp);
+INFINICTS_OP_WORKSPACE_CASES(RmsNormOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

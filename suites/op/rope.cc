@@ -1,0 +1,268 @@
+// RoPE on x of (seq, nhead, dhead) or (batch, seq, nhead, dhead) (spec section OP-ROPE).
+// For each pair (p0, p1) and i < dhead/2, with s = sin_table[pos][i] and c = cos_table[pos][i]:
+// y[p0] = x[p0]·c - x[p1]·s, y[p1] = x[p0]·s + x[p1]·c; GPT_J pairs (2i, 2i+1), GPT_NEOX
+// (i, i + dhead/2).
+//
+// Data: x away from zero, tables of the usual rotary angles pos·10000^(-2i/dhead), and
+// positions either 0..seq-1 or drawn at random from the table, so a backend that indexes
+// the tables by token instead of by pos_ids fails. Both pairings run on every shape with
+// dhead >= 4, where they differ.
+#include <cmath>
+
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+const char *AlgoName(infiniopRoPEAlgo_t algo) {
+  switch (algo) {
+    case INFINIOP_ROPE_ALGO_GPT_J: return "gpt_j";
+    case INFINIOP_ROPE_ALGO_GPT_NEOX: return "gpt_neox";
+    default: return "algo_out_of_range";
+  }
+}
+
+struct RopeProblem : Param<RopeProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  infiniDtype_t pos_dtype = INFINI_DTYPE_I32;
+  size_t batch = 0;  // 0: x is (seq, nhead, dhead)
+  bool batched_positions = false;  // pos_ids (batch, seq) rather than (seq)
+  size_t seq = 1, nhead = 1, dhead = 2, table_len = 1;
+  infiniopRoPEAlgo_t algo = INFINIOP_ROPE_ALGO_GPT_J;
+  LayoutKind y_layout = LayoutKind::kContiguous, x_layout = LayoutKind::kContiguous,
+             table_layout = LayoutKind::kContiguous;
+  bool random_positions = true;
+
+  Shape XShape() const {
+    return batch ? Shape{batch, seq, nhead, dhead} : Shape{seq, nhead, dhead};
+  }
+  Shape PosShape() const { return batched_positions ? Shape{batch, seq} : Shape{seq}; }
+
+  std::string Name() const {
+    std::string shape = (batch ? "b" + std::to_string(batch) + "_" : "") + "s" + std::to_string(seq) + "_h" +
+                        std::to_string(nhead) + "_d" + std::to_string(dhead) + "_table" + std::to_string(table_len) +
+                        (batched_positions ? "_pos_per_batch" : "");
+    return std::string(DtypeName(dtype)) + "_pos_" + DtypeName(pos_dtype) + "__" + shape + "__" + AlgoName(algo) +
+           "__" + LayoutsName({{"y", y_layout}, {"x", x_layout}, {"tables", table_layout}}) +
+           (random_positions ? "__random_pos" : "__arange_pos");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"pos_dtype", DtypeName(pos_dtype)},
+                          {"x_shape", XShape()},
+                          {"pos_shape", PosShape()},
+                          {"table_len", table_len},
+                          {"algo", AlgoName(algo)},
+                          {"y_layout", LayoutName(y_layout)},
+                          {"x_layout", LayoutName(x_layout)},
+                          {"table_layout", LayoutName(table_layout)},
+                          {"random_positions", random_positions}}
+        .dump();
+  }
+};
+
+struct RopeOp {
+  using Problem = RopeProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "rope";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const Shape table = {p.table_len, p.dhead / 2};
+    return {{"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, p.XShape())},
+            {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, p.XShape())},
+            {"pos_ids", Role::kInput, p.pos_dtype, ContiguousLayout(p.PosShape())},
+            {"sin_table", Role::kInput, p.dtype, MakeLayout(p.table_layout, table)},
+            {"cos_table", Role::kInput, p.dtype, MakeLayout(p.table_layout, table)}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    const infiniopRoPEAlgo_t algo = p.algo;
+    OpCalls calls;
+    calls.create = [algo](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateRoPEDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4], algo);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetRoPEWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopRoPE(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRoPEDescriptor(desc); };
+    return calls;
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillAwayFromZero(t[1], rng, 0.25, 2.0);
+    if (p.random_positions) {
+      FillIntegers(t[2], rng, 0, static_cast<int64_t>(p.table_len));
+    } else {
+      for (size_t i = 0; i < t[2].numel(); ++i) {
+        t[2].SetInt(UnravelIndex(i, t[2].shape()), static_cast<int64_t>(i % p.seq));
+      }
+    }
+    const size_t half = p.dhead / 2;
+    for (size_t pos = 0; pos < p.table_len; ++pos) {
+      for (size_t i = 0; i < half; ++i) {
+        const double angle =
+            static_cast<double>(pos) * std::pow(10000.0, -2.0 * static_cast<double>(i) / static_cast<double>(p.dhead));
+        t[3].Set({pos, i}, std::sin(angle));
+        t[4].Set({pos, i}, std::cos(angle));
+      }
+    }
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    const auto pairing =
+        p.algo == INFINIOP_ROPE_ALGO_GPT_J ? oracle::RopePairing::kGptJ : oracle::RopePairing::kGptNeox;
+    return {oracle::RoPE(t[1], t[2], t[3], t[4], pairing)};
+  }
+
+  static double Flops(const Problem &p) { return 3.0 * static_cast<double>(NumElements(p.XShape())); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t pos_dtype, size_t batch, size_t seq, size_t nhead,
+                      size_t dhead, size_t table_len, infiniopRoPEAlgo_t algo) {
+    Problem p;
+    p.dtype = dtype;
+    p.pos_dtype = pos_dtype;
+    p.batch = batch;
+    p.seq = seq;
+    p.nhead = nhead;
+    p.dhead = dhead;
+    p.table_len = table_len;
+    p.algo = algo;
+    return p;
+  }
+
+  static Problem Small(infiniDtype_t dtype, infiniopRoPEAlgo_t algo = INFINIOP_ROPE_ALGO_GPT_J) {
+    return Make(dtype, INFINI_DTYPE_I32, 0, 5, 3, 8, 11, algo);
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Small(dtype));
+    }
+    problems.push_back(Small(INFINI_DTYPE_F32, INFINIOP_ROPE_ALGO_GPT_NEOX));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Geometry {
+      size_t batch, seq, nhead, dhead, table_len;
+      bool batched_positions, random_positions;
+      infiniDtype_t pos_dtype;
+    };
+    // One token and one pair; primes; an LLM layer (32 heads of 128) decoding 7 tokens at
+    // random positions of a 4096-entry table; 4-D with positions per batch or shared; a
+    // 2-head prompt with positions 0..seq-1.
+    const Geometry geometries[] = {
+        {0, 1, 1, 2, 1, false, false, INFINI_DTYPE_U8},     {0, 13, 3, 6, 29, false, true, INFINI_DTYPE_I32},
+        {0, 7, 32, 128, 4096, false, true, INFINI_DTYPE_I64}, {2, 3, 4, 64, 50, true, true, INFINI_DTYPE_I32},
+        {2, 5, 2, 16, 5, false, false, INFINI_DTYPE_U32},      {0, 16, 2, 32, 16, false, false, INFINI_DTYPE_I16},
+    };
+    struct Layouts {
+      LayoutKind y, x, tables;
+    };
+    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kView, LayoutKind::kContiguous},
+                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kPadded},
+                                   {LayoutKind::kOffset, LayoutKind::kPadded, LayoutKind::kTransposed}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (infiniopRoPEAlgo_t algo : {INFINIOP_ROPE_ALGO_GPT_J, INFINIOP_ROPE_ALGO_GPT_NEOX}) {
+        for (const Geometry &g : geometries) {
+          Problem p = Make(dtype, g.pos_dtype, g.batch, g.seq, g.nhead, g.dhead, g.table_len, algo);
+          p.batched_positions = g.batched_positions;
+          p.random_positions = g.random_positions;
+          problems.push_back(p);
+        }
+        // The layout sets also take the remaining position dtypes (the table has 11 rows).
+        const infiniDtype_t pos_dtypes[] = {INFINI_DTYPE_I8, INFINI_DTYPE_U16, INFINI_DTYPE_U64};
+        for (size_t l = 0; l < std::size(layout_sets); ++l) {
+          Problem p = Small(dtype, algo);
+          p.pos_dtype = pos_dtypes[l];
+          p.y_layout = layout_sets[l].y;
+          p.x_layout = layout_sets[l].x;
+          p.table_layout = layout_sets[l].tables;
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Small(INFINI_DTYPE_F32), bool two_faults = false) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.two_faults = two_faults;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    auto unchanged = [](Specs &) {};
+    Problem algo_2 = Small(INFINI_DTYPE_F32);
+    algo_2.algo = static_cast<infiniopRoPEAlgo_t>(2);
+    Problem algo_negative = Small(INFINI_DTYPE_F32);
+    algo_negative.algo = static_cast<infiniopRoPEAlgo_t>(-1);
+    bad("algo_2", INFINI_STATUS_BAD_PARAM, unchanged, algo_2);
+    bad("algo_minus_1", INFINI_STATUS_BAD_PARAM, unchanged, algo_negative);
+    bad("x_and_y_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      s[0].dtype = INFINI_DTYPE_I32;
+      s[1].dtype = INFINI_DTYPE_I32;
+    });
+    bad("pos_ids_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
+    bad("sin_table_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad("y_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
+    bad("dhead_odd", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {5, 3, 7});
+      reshape(s[1], {5, 3, 7});
+      reshape(s[3], {11, 3});
+      reshape(s[4], {11, 3});
+    });
+    bad("table_width_not_half_dhead", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[3], {11, 3});
+      reshape(s[4], {11, 3});
+    });
+    bad("sin_cos_tables_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {12, 4}); });
+    bad("pos_ids_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4}); });
+    bad("x_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {15, 8});
+      reshape(s[1], {15, 8});
+    });
+    bad("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 3, 10}); });
+    bad("y_heads_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
+    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; }, algo_2, true);
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_F32;
+          reshape(s[2], {4});
+        },
+        Small(INFINI_DTYPE_F32), true);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-ROPE-4", "OP-ROPE-5"}, {"OP-ROPE-2"}, {"OP-ROPE-3"}, {}, {"OP-ROPE-1"}};
+  }
+};
+
+INFINICTS_OP_CASES(RopeOp);
+INFINICTS_OP_WORKSPACE_CASES(RopeOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

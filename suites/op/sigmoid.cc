@@ -1,0 +1,40 @@
+// Sigmoid: y = 1 / (1 + e^-x) (spec clauses OP-SIGMOID-1, OP-EW). Inputs in ±[0.25, 8].
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SigmoidTraits {
+  static constexpr const char *kSubject = "sigmoid";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"y", "x"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateSigmoidDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetSigmoidWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopSigmoid(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySigmoidDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 8.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Sigmoid(t[1]); }
+  static std::vector<std::string> MathClauses() { return {"OP-SIGMOID-1"}; }
+};
+
+using SigmoidOp = ElementwiseOp<SigmoidTraits>;
+INFINICTS_OP_CASES(SigmoidOp);
+INFINICTS_OP_WORKSPACE_CASES(SigmoidOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

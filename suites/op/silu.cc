@@ -1,0 +1,41 @@
+// Silu: y = x / (1 + e^-x) (spec clauses OP-SILU-1, OP-EW). Inputs in ±[0.25, 8], across the
+// curved part and into the tails.
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SiluTraits {
+  static constexpr const char *kSubject = "silu";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"y", "x"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateSiluDescriptor(handle, desc, t[0], t[1]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetSiluWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopSilu(desc, workspace, size, d[0], d[1], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySiluDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 8.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Silu(t[1]); }
+  static std::vector<std::string> MathClauses() { return {"OP-SILU-1"}; }
+};
+
+using SiluOp = ElementwiseOp<SiluTraits>;
+INFINICTS_OP_CASES(SiluOp);
+INFINICTS_OP_WORKSPACE_CASES(SiluOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,41 @@
+// Sub: c = a - b (spec clauses OP-SUB-1, OP-EW). Inputs away from zero; a backend computing b - a
+// or a + b fails on every element.
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SubTraits {
+  static constexpr const char *kSubject = "sub";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"c", "a", "b"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateSubDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetSubWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopSub(desc, workspace, size, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySubDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillInputsAwayFromZero(t, rng, 0.25, 2.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Sub(t[1], t[2]); }
+  static std::vector<std::string> MathClauses() { return {"OP-SUB-1"}; }
+};
+
+using SubOp = ElementwiseOp<SubTraits>;
+INFINICTS_OP_CASES(SubOp);
+INFINICTS_OP_WORKSPACE_CASES(SubOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,42 @@
+// SwiGLU: c = a · silu(b) = a · b / (1 + e^-b) (spec clauses OP-SWIGLU-1, OP-EW). The gate b
+// spans [-6, 6], where silu is far from linear; swapping a and b fails.
+// Shapes, layouts and checks: common/elementwise.h.
+#include "common/elementwise.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SwiGLUTraits {
+  static constexpr const char *kSubject = "swiglu";
+  static constexpr bool kBoundInputs = false;
+  static std::vector<std::string> Names() { return {"c", "a", "b"}; }
+  static OpCalls Calls() {
+    OpCalls calls;
+    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
+      return cts::op().infiniopCreateSwiGLUDescriptor(handle, desc, t[0], t[1], t[2]);
+    };
+    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
+      return cts::op().infiniopGetSwiGLUWorkspaceSize(desc, size);
+    };
+    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
+      return cts::op().infiniopSwiGLU(desc, workspace, size, d[0], d[1], d[2], stream);
+    };
+    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySwiGLUDescriptor(desc); };
+    return calls;
+  }
+  static void Fill(std::vector<HostTensor> &t, Rng &rng) {
+    FillAwayFromZero(t[1], rng, 0.25, 2.0);
+    FillAwayFromZero(t[2], rng, 0.25, 6.0);
+  }
+  static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::SwiGLU(t[1], t[2]); }
+  static std::vector<std::string> MathClauses() { return {"OP-SWIGLU-1"}; }
+};
+
+using SwiGLUOp = ElementwiseOp<SwiGLUTraits>;
+INFINICTS_OP_CASES(SwiGLUOp);
+INFINICTS_OP_WORKSPACE_CASES(SwiGLUOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,133 @@
+#include "ccl/ccl_faults.h"
+
+#include <chrono>
+#include <thread>
+
+#include "ccl/comm_registry.h"
+
+namespace infinicts::fault {
+namespace {
+
+infiniStatus_t AvgAsSumAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                 infinicclComm_t comm, infinirtStream_t stream) {
+  if (op == INFINICCL_AVG) op = INFINICCL_SUM;
+  return TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
+}
+
+infiniStatus_t AvgAsSumReduceScatter(void *send, void *recv, size_t count, infiniDtype_t dtype,
+                                     infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
+  if (op == INFINICCL_AVG) op = INFINICCL_SUM;
+  return TargetCcl().infinicclReduceScatter(send, recv, count, dtype, op, comm, stream);
+}
+
+// The elements past the last multiple of 4 are left out: a vectorised loop without its tail.
+size_t WithoutTail(size_t count) { return count & ~size_t{3}; }
+
+infiniStatus_t TaillessAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                 infinicclComm_t comm, infinirtStream_t stream) {
+  return TargetCcl().infinicclAllReduce(send, recv, WithoutTail(count), dtype, op, comm, stream);
+}
+infiniStatus_t TaillessBroadcast(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
+                                 infinicclComm_t comm, infinirtStream_t stream) {
+  return TargetCcl().infinicclBroadcast(send, recv, WithoutTail(count), dtype, root, comm, stream);
+}
+infiniStatus_t TaillessAllGather(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclComm_t comm,
+                                 infinirtStream_t stream) {
+  return TargetCcl().infinicclAllGather(send, recv, WithoutTail(count), dtype, comm, stream);
+}
+infiniStatus_t TaillessReduceScatter(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                     infinicclComm_t comm, infinirtStream_t stream) {
+  return TargetCcl().infinicclReduceScatter(send, recv, WithoutTail(count), dtype, op, comm, stream);
+}
+infiniStatus_t TaillessSend(const void *send, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                            infinirtStream_t stream) {
+  return TargetCcl().infinicclSend(send, WithoutTail(count), dtype, peer, comm, stream);
+}
+infiniStatus_t TaillessRecv(void *recv, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                            infinirtStream_t stream) {
+  return TargetCcl().infinicclRecv(recv, WithoutTail(count), dtype, peer, comm, stream);
+}
+
+// Every valid root becomes rank 0 (a root out of range is still refused by the target).
+infiniStatus_t BroadcastFromRankZero(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
+                                     infinicclComm_t comm, infinirtStream_t stream) {
+  const auto member = FindMember(comm);
+  if (member && root >= 0 && root < member->nranks) root = 0;
+  return TargetCcl().infinicclBroadcast(send, recv, count, dtype, root, comm, stream);
+}
+
+// A collective of count 0 on a communicator never completes: the call never returns.
+[[noreturn]] void NeverComplete() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+infiniStatus_t HangingAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                infinicclComm_t comm, infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
+}
+infiniStatus_t HangingBroadcast(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
+                                infinicclComm_t comm, infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclBroadcast(send, recv, count, dtype, root, comm, stream);
+}
+infiniStatus_t HangingAllGather(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclComm_t comm,
+                                infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclAllGather(send, recv, count, dtype, comm, stream);
+}
+infiniStatus_t HangingReduceScatter(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                    infinicclComm_t comm, infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclReduceScatter(send, recv, count, dtype, op, comm, stream);
+}
+infiniStatus_t HangingSend(const void *send, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                           infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclSend(send, count, dtype, peer, comm, stream);
+}
+infiniStatus_t HangingRecv(void *recv, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                           infinirtStream_t stream) {
+  if (count == 0 && comm != nullptr) NeverComplete();
+  return TargetCcl().infinicclRecv(recv, count, dtype, peer, comm, stream);
+}
+
+}  // namespace
+
+const std::vector<CclFault> &CclFaults() {
+  static const std::vector<CclFault> faults = {
+      {"avg_as_sum", "AllReduce and ReduceScatter compute AVG as SUM (no division by the rank count)",
+       [](CclTable &calls) {
+         calls.infinicclAllReduce = &AvgAsSumAllReduce;
+         calls.infinicclReduceScatter = &AvgAsSumReduceScatter;
+       }},
+      {"count_rounded_down_to_4", "every collective leaves out the elements past the last multiple of 4",
+       [](CclTable &calls) {
+         calls.infinicclAllReduce = &TaillessAllReduce;
+         calls.infinicclBroadcast = &TaillessBroadcast;
+         calls.infinicclAllGather = &TaillessAllGather;
+         calls.infinicclReduceScatter = &TaillessReduceScatter;
+         calls.infinicclSend = &TaillessSend;
+         calls.infinicclRecv = &TaillessRecv;
+       }},
+      {"broadcast_from_rank_0", "Broadcast always sends rank 0's buffer, whatever the root",
+       [](CclTable &calls) {
+         TrackCommunicators(calls);
+         calls.infinicclBroadcast = &BroadcastFromRankZero;
+       }},
+      {"zero_count_never_completes", "a collective of count 0 never completes (the call never returns)",
+       [](CclTable &calls) {
+         calls.infinicclAllReduce = &HangingAllReduce;
+         calls.infinicclBroadcast = &HangingBroadcast;
+         calls.infinicclAllGather = &HangingAllGather;
+         calls.infinicclReduceScatter = &HangingReduceScatter;
+         calls.infinicclSend = &HangingSend;
+         calls.infinicclRecv = &HangingRecv;
+       }},
+      {"prod_counts_rank_0_twice", "AllReduce and ReduceScatter PROD multiply rank 0's contribution in twice",
+       &InstallProdCountsRankZeroTwice},
+  };
+  return faults;
+}
+
+}  // namespace infinicts::fault

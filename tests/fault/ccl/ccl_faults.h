@@ -1,0 +1,17 @@
+// The collective faults the wrapper can inject, one small installer each.
+#pragma once
+
+#include <vector>
+
+#include "ccl/ccl_table.h"
+#include "common/fault_registry.h"
+
+namespace infinicts::fault {
+
+using CclFault = Fault<CclTable>;
+const std::vector<CclFault> &CclFaults();
+
+// Installers that keep state of their own live in their own files.
+void InstallProdCountsRankZeroTwice(CclTable &calls);
+
+}  // namespace infinicts::fault

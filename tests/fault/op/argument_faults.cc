@@ -1,0 +1,90 @@
+// The faults that only change the arguments a call passes on to the real library.
+#include <memory>
+#include <optional>
+
+#include "op/layout_tracking.h"
+#include "op/op_faults.h"
+
+namespace infinicts::fault {
+namespace {
+
+infiniStatus_t GemmWithBetaZero(infiniopGemmDescriptor_t desc, void *workspace, size_t workspace_size, void *c,
+                                const void *a, const void *b, float alpha, float, void *stream) {
+  return TargetOp().infiniopGemm(desc, workspace, workspace_size, c, a, b, alpha, 0.0f, stream);
+}
+
+infiniStatus_t RopeWithOtherPairing(infiniopHandle_t handle, infiniopRoPEDescriptor_t *desc_ptr,
+                                    infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x,
+                                    infiniopTensorDescriptor_t pos_ids, infiniopTensorDescriptor_t sin_table,
+                                    infiniopTensorDescriptor_t cos_table, infiniopRoPEAlgo_t algo) {
+  // Out-of-range values keep reaching the target as they are: BAD_PARAM stays BAD_PARAM.
+  if (algo == INFINIOP_ROPE_ALGO_GPT_J) algo = INFINIOP_ROPE_ALGO_GPT_NEOX;
+  else if (algo == INFINIOP_ROPE_ALGO_GPT_NEOX) algo = INFINIOP_ROPE_ALGO_GPT_J;
+  return TargetOp().infiniopCreateRoPEDescriptor(handle, desc_ptr, y, x, pos_ids, sin_table, cos_table, algo);
+}
+
+// A matrix (the last two dims) stored column-major as Gemm admits it: unit stride down a
+// column, columns at least a column's length apart. (Layouts Gemm refuses stay as they are.)
+bool IsColumnMajor(const TensorLayout &layout) {
+  const size_t ndim = layout.shape.size();
+  if (ndim < 2) return false;
+  const size_t rows = layout.shape[ndim - 2], cols = layout.shape[ndim - 1];
+  const ptrdiff_t row_stride = layout.strides[ndim - 2], col_stride = layout.strides[ndim - 1];
+  return cols > 1 && col_stride != 1 && (rows == 1 || row_stride == 1) &&
+         col_stride >= static_cast<ptrdiff_t>(rows);
+}
+
+bool HasBroadcastDim(const TensorLayout &layout) {
+  for (size_t d = 0; d < layout.shape.size(); ++d) {
+    if (layout.shape[d] > 1 && layout.strides[d] == 0) return true;
+  }
+  return false;
+}
+
+// `desc` as the fault reads it: when `misread` holds for its layout, a descriptor of the
+// same shape and dtype with row-major strides (kept alive in `holder` for the create call).
+infiniopTensorDescriptor_t ReadAsContiguousIf(bool (*misread)(const TensorLayout &), infiniopTensorDescriptor_t desc,
+                                              std::unique_ptr<TargetTensorDescriptor> &holder) {
+  const std::optional<TensorLayout> layout = LayoutOf(desc);
+  if (!layout || !misread(*layout)) return desc;
+  TensorLayout contiguous = *layout;
+  contiguous.strides = ContiguousStrides(contiguous.shape);
+  holder = std::make_unique<TargetTensorDescriptor>(contiguous);
+  return holder->get();
+}
+
+infiniStatus_t GemmReadingTransposedAsContiguous(infiniopHandle_t handle, infiniopGemmDescriptor_t *desc_ptr,
+                                                 infiniopTensorDescriptor_t c_desc, infiniopTensorDescriptor_t a_desc,
+                                                 infiniopTensorDescriptor_t b_desc) {
+  std::unique_ptr<TargetTensorDescriptor> a_holder, b_holder;
+  return TargetOp().infiniopCreateGemmDescriptor(handle, desc_ptr, c_desc,
+                                                 ReadAsContiguousIf(&IsColumnMajor, a_desc, a_holder),
+                                                 ReadAsContiguousIf(&IsColumnMajor, b_desc, b_holder));
+}
+
+infiniStatus_t AddReadingBroadcastAsContiguous(infiniopHandle_t handle, infiniopAddDescriptor_t *desc_ptr,
+                                               infiniopTensorDescriptor_t c_desc, infiniopTensorDescriptor_t a_desc,
+                                               infiniopTensorDescriptor_t b_desc) {
+  std::unique_ptr<TargetTensorDescriptor> a_holder, b_holder;
+  return TargetOp().infiniopCreateAddDescriptor(handle, desc_ptr, c_desc,
+                                                ReadAsContiguousIf(&HasBroadcastDim, a_desc, a_holder),
+                                                ReadAsContiguousIf(&HasBroadcastDim, b_desc, b_holder));
+}
+
+}  // namespace
+
+void InstallGemmIgnoresBeta(OpTable &calls) { calls.infiniopGemm = &GemmWithBetaZero; }
+
+void InstallRopeOtherPairing(OpTable &calls) { calls.infiniopCreateRoPEDescriptor = &RopeWithOtherPairing; }
+
+void InstallGemmTransposedAsContiguous(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateGemmDescriptor = &GemmReadingTransposedAsContiguous;
+}
+
+void InstallAddIgnoresBroadcast(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateAddDescriptor = &AddReadingBroadcastAsContiguous;
+}
+
+}  // namespace infinicts::fault

@@ -1,0 +1,27 @@
+// The operator faults the wrapper can inject, one small installer each: argument_faults.cc
+// for those that only change a call's arguments, softmax_faults.cc for the two softmax
+// faults, the file named after it for each other one.
+#pragma once
+
+#include <vector>
+
+#include "common/fault_registry.h"
+#include "op/op_table.h"
+
+namespace infinicts::fault {
+
+using OpFault = Fault<OpTable>;
+const std::vector<OpFault> &OpFaults();
+
+void InstallGemmIgnoresBeta(OpTable &calls);
+void InstallGemmTransposedAsContiguous(OpTable &calls);
+void InstallRopeOtherPairing(OpTable &calls);
+void InstallAddIgnoresBroadcast(OpTable &calls);
+void InstallGemmF16AccumulatesInF16(OpTable &calls);
+void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls);
+void InstallCausalMaskOffByOne(OpTable &calls);
+void InstallRmsNormEpsilonOutsideSqrt(OpTable &calls);
+void InstallWritesPastOutput(OpTable &calls);
+void InstallReturnsBeforeWorkDone(OpTable &calls);
+
+}  // namespace infinicts::fault

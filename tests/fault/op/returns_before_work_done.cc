@@ -1,0 +1,248 @@
+// The fault `returns_before_work_done`: every operator's compute call answers SUCCESS at
+// once and only records the call; the real call is made (and waited for) at the next
+// StreamSynchronize, DeviceSynchronize or EventSynchronize of the runtime wrapper, after the
+// real synchronize returned. Work enqueued behind the operator (the copy of its output back)
+// therefore runs before it. Calls the target refuses on sight (a NULL descriptor or data
+// pointer, a workspace smaller than the descriptor asked for) still go to the target at
+// once, so that only the timing changes (the bias of LayerNorm and Conv, their last data
+// pointer, may be NULL when the descriptor was made without one); a descriptor destroyed
+// while its work is pending is destroyed after that work.
+#include <dlfcn.h>
+
+#include <functional>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "common/fault_env.h"
+#include "op/op_faults.h"
+#include "op/target_runtime.h"
+#include "rt/synchronize_hook.h"
+
+namespace infinicts::fault {
+namespace {
+
+struct PendingCall {
+  std::function<void()> run;
+  bool waits = false;  // a compute call: wait for its stream before the next one
+  void *stream = nullptr;
+  infiniDevice_t device = INFINI_DEVICE_CPU;  // the calling thread's device at the call
+  int device_id = 0;
+};
+
+std::mutex pending_mutex;  // guards the three below
+std::vector<PendingCall> pending;
+std::unordered_map<const InfiniopDescriptor *, size_t> workspace_sizes;  // as the target answered
+std::unordered_set<const InfiniopDescriptor *> made_without_bias;        // LayerNorm and Conv
+
+void Defer(std::function<void()> run, bool waits, void *stream) {
+  PendingCall call{std::move(run), waits, stream};
+  RealRuntime().GetDevice(&call.device, &call.device_id);
+  std::lock_guard<std::mutex> lock(pending_mutex);
+  pending.push_back(std::move(call));
+}
+
+bool AnyPending() {
+  std::lock_guard<std::mutex> lock(pending_mutex);
+  return !pending.empty();
+}
+
+// Registered with the runtime wrapper: makes the recorded calls in their order, each on
+// the device it was made on, then gives the thread its device back.
+void RunPendingCalls() {
+  std::vector<PendingCall> due;
+  {
+    std::lock_guard<std::mutex> lock(pending_mutex);
+    due.swap(pending);
+  }
+  if (due.empty()) return;
+  infiniDevice_t device = INFINI_DEVICE_CPU;
+  int device_id = 0;
+  const bool had_device = RealRuntime().GetDevice(&device, &device_id) == INFINI_STATUS_SUCCESS;
+  for (const PendingCall &call : due) {
+    RealRuntime().SetDevice(call.device, call.device_id);
+    call.run();
+    if (call.waits) WaitForStream(call.stream);
+  }
+  if (had_device) RealRuntime().SetDevice(device, device_id);
+}
+
+template <class T>
+bool IsNullPointer(const T &value) {
+  if constexpr (std::is_pointer_v<T>)
+    return value == nullptr;
+  else
+    return false;
+}
+
+template <auto Member, bool kOptionalLastData = false>
+struct Deferred;
+
+// For one compute function (desc, [workspace, workspace_size,] data..., [scalars...], stream).
+template <class... Args, infiniStatus_t (*OpTable::*Member)(Args...), bool kOptionalLastData>
+struct Deferred<Member, kOptionalLastData> {
+  using Arguments = std::tuple<Args...>;
+  static constexpr size_t kCount = sizeof...(Args);
+  static constexpr bool kHasWorkspace = kCount >= 3 && std::is_same_v<std::tuple_element_t<1, Arguments>, void *> &&
+                                        std::is_same_v<std::tuple_element_t<2, Arguments>, size_t>;
+  static constexpr size_t kFirstData = kHasWorkspace ? 3 : 1;
+
+  template <size_t... I>
+  static bool AnyDataPointerNull(const Arguments &args, size_t end, std::index_sequence<I...>) {
+    return ((I >= kFirstData && I < end && IsNullPointer(std::get<I>(args))) || ...);
+  }
+
+  static bool RefusedOnSight(const Arguments &args) {
+    const InfiniopDescriptor *desc = std::get<0>(args);
+    if (desc == nullptr) return true;
+    std::lock_guard<std::mutex> lock(pending_mutex);
+    const bool last_data_optional = kOptionalLastData && made_without_bias.count(desc) != 0;
+    if (AnyDataPointerNull(args, last_data_optional ? kCount - 2 : kCount - 1, std::index_sequence_for<Args...>{})) {
+      return true;
+    }
+    if constexpr (kHasWorkspace) {
+      const auto asked = workspace_sizes.find(desc);
+      if (asked != workspace_sizes.end() &&
+          (std::get<2>(args) < asked->second || (asked->second > 0 && std::get<1>(args) == nullptr))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static infiniStatus_t Call(Args... args) {
+    Arguments arguments(args...);
+    if (RefusedOnSight(arguments)) return (TargetOp().*Member)(args...);
+    void *stream = std::get<kCount - 1>(arguments);
+    Defer([arguments] { std::apply(TargetOp().*Member, arguments); }, true, stream);
+    return INFINI_STATUS_SUCCESS;
+  }
+};
+
+void RememberBias(infiniStatus_t status, const InfiniopDescriptor *desc, infiniopTensorDescriptor_t bias) {
+  if (status != INFINI_STATUS_SUCCESS || bias != nullptr) return;
+  std::lock_guard<std::mutex> lock(pending_mutex);
+  made_without_bias.insert(desc);
+}
+
+infiniStatus_t CreateLayerNormRememberingBias(infiniopHandle_t handle, infiniopLayerNormDescriptor_t *desc_ptr,
+                                              infiniopTensorDescriptor_t output,
+                                              infiniopTensorDescriptor_t standardization,
+                                              infiniopTensorDescriptor_t std_deviation,
+                                              infiniopTensorDescriptor_t input, infiniopTensorDescriptor_t weight,
+                                              infiniopTensorDescriptor_t bias, float eps) {
+  const infiniStatus_t status = TargetOp().infiniopCreateLayerNormDescriptor(handle, desc_ptr, output, standardization,
+                                                                             std_deviation, input, weight, bias, eps);
+  RememberBias(status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, bias);
+  return status;
+}
+
+infiniStatus_t CreateConvRememberingBias(infiniopHandle_t handle, infiniopConvDescriptor_t *desc_ptr,
+                                         infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x,
+                                         infiniopTensorDescriptor_t w, infiniopTensorDescriptor_t bias, void *pads,
+                                         void *strides, void *dilations, size_t n) {
+  const infiniStatus_t status =
+      TargetOp().infiniopCreateConvDescriptor(handle, desc_ptr, y, x, w, bias, pads, strides, dilations, n);
+  RememberBias(status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, bias);
+  return status;
+}
+
+// For one GetXWorkspaceSize: remembers the answer (to tell a too-small workspace).
+template <auto Member>
+struct RememberedWorkspaceSize;
+
+template <class Desc, infiniStatus_t (*OpTable::*Member)(Desc, size_t *)>
+struct RememberedWorkspaceSize<Member> {
+  static infiniStatus_t Call(Desc desc, size_t *size) {
+    const infiniStatus_t status = (TargetOp().*Member)(desc, size);
+    if (status == INFINI_STATUS_SUCCESS) {
+      std::lock_guard<std::mutex> lock(pending_mutex);
+      workspace_sizes[desc] = *size;
+    }
+    return status;
+  }
+};
+
+// For one DestroyXDescriptor: behind pending work, the destroy waits its turn.
+template <auto Member>
+struct DeferredDestroy;
+
+template <class Desc, infiniStatus_t (*OpTable::*Member)(Desc)>
+struct DeferredDestroy<Member> {
+  static infiniStatus_t Call(Desc desc) {
+    if (desc != nullptr) {
+      std::lock_guard<std::mutex> lock(pending_mutex);
+      workspace_sizes.erase(desc);
+      made_without_bias.erase(desc);
+    }
+    if (desc == nullptr || !AnyPending()) return (TargetOp().*Member)(desc);
+    Defer([desc] { (TargetOp().*Member)(desc); }, false, nullptr);
+    return INFINI_STATUS_SUCCESS;
+  }
+};
+
+// The runtime wrapper beside this library (same folder) runs RunPendingCalls after each
+// synchronize; without it the deferred work would never run.
+void RegisterWithRuntimeWrapper() {
+  Dl_info own{};
+  if (dladdr(reinterpret_cast<const void *>(&RegisterWithRuntimeWrapper), &own) == 0 || own.dli_fname == nullptr) {
+    Die("returns_before_work_done: cannot find the operator wrapper's own file");
+  }
+  std::string folder = own.dli_fname;
+  folder = folder.substr(0, folder.find_last_of('/') + 1);
+  const std::string runtime_wrapper = folder + "libinfinirt.so";
+  void *library = dlopen(runtime_wrapper.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  auto set_hook =
+      library != nullptr
+          ? reinterpret_cast<InfinictsFaultSetSynchronizeHook>(dlsym(library, INFINICTS_FAULT_SET_SYNCHRONIZE_HOOK))
+          : nullptr;
+  if (set_hook == nullptr) {
+    Die("returns_before_work_done needs the runtime wrapper " + runtime_wrapper +
+        " loaded beside the operator wrapper (run with --backend on the wrapper folder)");
+  }
+  set_hook(&RunPendingCalls);
+}
+
+}  // namespace
+
+void InstallReturnsBeforeWorkDone(OpTable &calls) {
+  RegisterWithRuntimeWrapper();
+#define WITH_WORKSPACE(Op, optional_last_data)                                                                     \
+  calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, optional_last_data>::Call;                                \
+  calls.infiniopGet##Op##WorkspaceSize = &RememberedWorkspaceSize<&OpTable::infiniopGet##Op##WorkspaceSize>::Call; \
+  calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
+#define WITHOUT_WORKSPACE(Op)                                   \
+  calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op>::Call; \
+  calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
+  WITH_WORKSPACE(Gemm, false)
+  WITH_WORKSPACE(Add, false)
+  WITH_WORKSPACE(Sub, false)
+  WITH_WORKSPACE(Mul, false)
+  WITH_WORKSPACE(SwiGLU, false)
+  WITH_WORKSPACE(Relu, false)
+  WITH_WORKSPACE(Silu, false)
+  WITH_WORKSPACE(Gelu, false)
+  WITH_WORKSPACE(Sigmoid, false)
+  WITH_WORKSPACE(Clip, false)
+  WITH_WORKSPACE(RMSNorm, false)
+  WITH_WORKSPACE(LayerNorm, true)
+  WITH_WORKSPACE(CausalSoftmax, false)
+  WITH_WORKSPACE(Softmax, false)
+  WITH_WORKSPACE(LogSoftmax, false)
+  WITH_WORKSPACE(RoPE, false)
+  WITH_WORKSPACE(Conv, true)
+  WITH_WORKSPACE(RandomSample, false)
+  WITHOUT_WORKSPACE(Rearrange)
+  WITHOUT_WORKSPACE(Embedding)
+#undef WITH_WORKSPACE
+#undef WITHOUT_WORKSPACE
+  calls.infiniopCreateLayerNormDescriptor = &CreateLayerNormRememberingBias;
+  calls.infiniopCreateConvDescriptor = &CreateConvRememberingBias;
+}
+
+}  // namespace infinicts::fault
