@@ -18,6 +18,7 @@ struct ListOptions {
   std::vector<std::string> suites;  // empty: every suite binary present
   std::vector<std::string> modes;   // empty: conformance, accuracy
   std::vector<std::string> filters;
+  std::string profile = "quick";
 };
 
 struct RunOptions {
@@ -32,7 +33,23 @@ struct RunOptions {
   std::string timeout_text;  // as given, for rerun commands; empty when not given
   std::string out;
   bool quiet = false;
+  std::string expect_file;       // --expect: known failures, flaky cases, skips
+  std::string profile = "quick";  // --profile quick|full (perf sweeps)
+  double perf_budget_ms = 0;     // --perf-budget-ms; 0: the timing default
+  bool cold_cache = false;       // --cold-cache
   std::vector<std::string> argv;
+};
+
+struct CompareOptions {
+  std::string base, next;  // BASE.json NEW.json
+  double threshold = 0.05; // a relative change smaller than this is noise
+  std::string md, html;    // outputs; empty: not written
+};
+
+struct ReportOptions {
+  std::string input;                  // FILE.json
+  std::string html, md, junit;        // outputs; empty: not written
+  std::vector<std::string> benchmarks;  // Google Benchmark JSON files to show with the report
 };
 
 struct InfoOptions {
@@ -43,5 +60,7 @@ struct InfoOptions {
 int ListCommand(const ListOptions &options);
 int RunCommand(const RunOptions &options);
 int InfoCommand(const InfoOptions &options);
+int CompareCommand(const CompareOptions &options);
+int ReportCommand(const ReportOptions &options);
 
 }  // namespace infinicts::cli

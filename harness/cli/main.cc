@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "cli/commands.h"
 #include "report/run_facts.h"
@@ -43,6 +45,20 @@ void AddSelectionOptions(CLI::App *command, std::vector<std::string> *suites, st
       ->type_name("GLOB");
 }
 
+CLI::Option *AddProfileOption(CLI::App *command, std::string *profile) {
+  return command->add_option("--profile", *profile, "perf sweep size: quick (default) or full (every shape and size)")
+      ->type_name("quick|full")
+      ->check(Quiet(CLI::IsMember({"quick", "full"})));
+}
+
+// The suites read what shapes the perf cases have and how long they are timed from
+// the environment the runner passes on to them.
+void ExportPerfSettings(const std::string &profile, double budget_ms, bool cold_cache) {
+  setenv("INFINICTS_PROFILE", profile.c_str(), 1);
+  if (budget_ms > 0) setenv("INFINICTS_PERF_BUDGET_MS", std::to_string(budget_ms).c_str(), 1);
+  if (cold_cache) setenv("INFINICTS_PERF_COLD_CACHE", "1", 1);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -56,6 +72,7 @@ int main(int argc, char **argv) {
   ListOptions list;
   CLI::App *list_command = app.add_subcommand("list", "print the ids of the selected cases, one a line");
   AddSelectionOptions(list_command, &list.suites, &list.modes, &list.filters);
+  AddProfileOption(list_command, &list.profile);
 
   RunOptions run;
   double timeout = kDefaultTimeoutSeconds;
@@ -83,6 +100,17 @@ int main(int argc, char **argv) {
   run_command->add_option("--out", run.out, "report file (default: reports/out/<device>-<yyyymmdd-hhmmss>.json)")
       ->type_name("FILE.json");
   run_command->add_flag("--quiet", run.quiet, "no progress line: print only failing cases and the summary");
+  run_command->add_option("--expect", run.expect_file,
+                          "expectations file: lines `xfail|flaky|skip GLOB [# why]` (known failures end `xfail`, "
+                          "flaky cases are rerun to confirm, skips are not run)")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  AddProfileOption(run_command, &run.profile);
+  run_command->add_option("--perf-budget-ms", run.perf_budget_ms,
+                          "time each perf case spends on timed iterations (default 100)")
+      ->type_name("MS")
+      ->check(Quiet(CLI::PositiveNumber));
+  run_command->add_flag("--cold-cache", run.cold_cache, "perf: flush the device's caches before every timed iteration");
   run_command->footer("Exit codes: 0 nothing failed, crashed or timed out (and the --level was reached); 1 otherwise; "
                       "2 bad usage or a backend that cannot be loaded.");
 
@@ -96,6 +124,37 @@ int main(int argc, char **argv) {
       ->type_name("cpu|nvidia|NAME|INT")
       ->required();
 
+  CompareOptions compare;
+  CLI::App *compare_command =
+      app.add_subcommand("compare", "compare two reports: conformance changes, accuracy drift, performance ratios");
+  compare_command->add_option("base", compare.base, "the baseline report")->type_name("BASE.json")->required()
+      ->check(CLI::ExistingFile);
+  compare_command->add_option("new", compare.next, "the report to judge")->type_name("NEW.json")->required()
+      ->check(CLI::ExistingFile);
+  compare_command->add_option("--threshold", compare.threshold,
+                              "relative performance change below which nothing counts (default 0.05)")
+      ->type_name("FRACTION")
+      ->check(Quiet(CLI::PositiveNumber));
+  compare_command->add_option("--md", compare.md, "write the comparison as Markdown")->type_name("FILE");
+  compare_command->add_option("--html", compare.html, "write the comparison as a self-contained HTML page")
+      ->type_name("FILE");
+  compare_command->footer("Exit codes: 0 no regression; 1 a regression (a case newly failing, an accuracy loss "
+                          "or a slowdown beyond the threshold and the runs' spread); 2 bad usage or an unreadable report.");
+
+  ReportOptions report_options;
+  CLI::App *report_command = app.add_subcommand("report", "render a report as HTML, Markdown or JUnit XML");
+  report_command->add_option("input", report_options.input, "the report")->type_name("FILE.json")->required()
+      ->check(CLI::ExistingFile);
+  report_command->add_option("--html", report_options.html, "self-contained HTML page with inline SVG charts")
+      ->type_name("FILE");
+  report_command->add_option("--md", report_options.md, "Markdown summary (for CI job summaries)")->type_name("FILE");
+  report_command->add_option("--junit", report_options.junit, "JUnit XML, one testcase per case")->type_name("FILE");
+  ListOption(report_command, "--benchmark", &report_options.benchmarks,
+             "a Google Benchmark JSON file (--benchmark_out) to show with the report; repeatable")
+      ->type_name("FILE")
+      ->delimiter('\0')
+      ->check(CLI::ExistingFile);
+
   app.footer("Exit codes: 0 success; 1 a case failed, crashed or timed out; 2 bad usage or a backend that cannot be "
              "loaded. `infinicts SUBCOMMAND --help` tells more.");
   try {
@@ -105,8 +164,14 @@ int main(int argc, char **argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
-  if (list_command->parsed()) return ListCommand(list);
+  if (list_command->parsed()) {
+    ExportPerfSettings(list.profile, 0, false);
+    return ListCommand(list);
+  }
+  if (compare_command->parsed()) return CompareCommand(compare);
+  if (report_command->parsed()) return ReportCommand(report_options);
   if (info_command->parsed()) return InfoCommand(info);
+  ExportPerfSettings(run.profile, run.perf_budget_ms, run.cold_cache);
   run.timeout_s = timeout;
   if (!level.empty()) run.level = level;
   if (timeout_option->count() > 0) run.timeout_text = timeout_option->as<std::string>();

@@ -1,8 +1,12 @@
 // `infinicts run`: probe the backend, select the cases, run them suite by suite in
-// child processes, rewrite the report after every case, print the summary.
+// child processes (applying an --expect file: skips, flaky reruns, known failures),
+// rewrite the report after every case, add the roofline of a perf run, print the summary.
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include "backend/names.h"
@@ -11,15 +15,21 @@
 #include "cli/terminal.h"
 #include "report/atomic_file.h"
 #include "report/report.h"
+#include "runner/expectations.h"
 #include "runner/interrupt.h"
 #include "runner/probe.h"
 #include "runner/rerun_command.h"
+#include "runner/roofline_pass.h"
 #include "runner/suite_runner.h"
 
 namespace infinicts::cli {
 namespace {
 
 constexpr double kMinimumProbeSeconds = 60;  // loading a real driver stack can take a while
+constexpr int kFlakyAttempts = 3;            // a flaky case that fails runs up to twice more
+
+using report::CaseResult;
+using report::Status;
 
 std::string DefaultReportPath(const std::string &device) {
   const std::time_t now = std::time(nullptr);
@@ -64,6 +74,39 @@ class ReportFile {
   bool warned_ = false;
 };
 
+// 100 -> "100", 2.5 -> "2.5": a number as the user would have typed it.
+std::string NumberText(double value) {
+  std::ostringstream text;
+  text.precision(12);
+  text << value;
+  return text.str();
+}
+
+// Runs a flaky case that failed again, alone in a fresh child each time, until it stops
+// failing or has run kFlakyAttempts times; *result becomes the last attempt's and its
+// message says what each attempt did. Returns false when the run was interrupted.
+bool RerunFlaky(const runner::SuiteRunSpec &spec, const cts::ListedCase &listed, const std::string &where,
+                const runner::SuiteRunner::Tick &on_tick, CaseResult *result, int *attempts) {
+  std::string history = "attempt 1 " + std::string(report::StatusName(result->status)) + " (" +
+                        FirstLine(result->message) + ")";
+  *attempts = 1;
+  bool interrupted = false;
+  while (*attempts < kFlakyAttempts && report::IsFailure(result->status)) {
+    runner::SuiteRunner single(spec, {listed});
+    std::optional<CaseResult> attempt;
+    if (!single.Run([&](CaseResult got) { attempt = std::move(got); }, on_tick)) interrupted = true;
+    if (!attempt) break;
+    *result = std::move(*attempt);
+    ++*attempts;
+    history += ", attempt " + std::to_string(*attempts) + " " + report::StatusName(result->status);
+    if (report::IsFailure(result->status)) history += " (" + FirstLine(result->message) + ")";
+    if (interrupted) break;
+  }
+  const std::string note = "listed as flaky in " + where + ": " + history;
+  result->message = result->message.empty() ? note : note + "\n" + result->message;
+  return !interrupted;
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions &options) {
@@ -78,8 +121,16 @@ int RunCommand(const RunOptions &options) {
     return UsageError("--device-ids wants device numbers separated by commas (0,1), not '" + options.device_ids + "'");
   }
 
-  runner::BackendProbe probe;
   std::string error;
+  // A malformed expectations file stops the run before anything starts.
+  std::optional<runner::Expectations> expectations;
+  if (!options.expect_file.empty()) {
+    runner::Expectations loaded;
+    if (!runner::Expectations::Load(options.expect_file, &loaded, &error)) return UsageError(error);
+    expectations = std::move(loaded);
+  }
+
+  runner::BackendProbe probe;
   if (!runner::ProbeBackend(options.backends, std::max(options.timeout_s, kMinimumProbeSeconds), &probe, &error)) {
     return UsageError(error);
   }
@@ -117,53 +168,114 @@ int RunCommand(const RunOptions &options) {
   report.run.argv = options.argv;
   for (const SuiteCases &suite : suites) report.run.suites.push_back(suite.suite);
   report.run.modes = selection.modes;
+  if (expectations) report.expectations = report::ExpectationsOutcome{expectations->file(), {}, {}, {}, {}};
   ReportFile report_file(options.out.empty() ? DefaultReportPath(device_name) : options.out, &report);
   if (!report_file.Write(false, &error)) return UsageError("cannot write the report: " + error);
 
   runner::RerunContext rerun{options.backends, options.device, options.device_ids, options.timeout_text};
+  rerun.profile = options.profile;
+  if (options.perf_budget_ms > 0) rerun.perf_budget_ms = NumberText(options.perf_budget_ms);
+  rerun.cold_cache = options.cold_cache;
   RunDisplay display(static_cast<int>(total), options.quiet);
-  auto on_result = [&](report::CaseResult result) {
+  std::vector<std::string> notes;  // unexpected passes and flaky reruns, printed before the summary
+  // Every case's final result goes through here, once.
+  auto on_result = [&](CaseResult result) {
     if (report::IsFailure(result.status)) {
       if (!result.message.empty()) result.message += "\n";
       result.message += "rerun: " + runner::RerunCommand(rerun, result);
+    }
+    if (expectations) {
+      if (const runner::Expectation *entry = expectations->Find(runner::ExpectationKind::kXfail, result.id)) {
+        if (runner::ApplyXfail(*expectations, *entry, &result)) {
+          report.expectations->unexpected_pass.push_back(result.id);
+          notes.push_back("UNEXPECTED PASS " + result.id + " (listed as xfail in " + expectations->Where(*entry) + ")");
+        } else if (result.status == Status::kXfail) {
+          report.expectations->xfail.push_back(result.id);
+        }
+      }
     }
     display.OnResult(result);
     report.Add(std::move(result));
     report_file.Update();
   };
+  const auto on_tick = [&](const cts::ListedCase *running) { display.OnTick(running); };
 
   bool finished = true;
-  if (device_count == 0) {
-    const std::string reason = "the backend has no " + device_name + " device";
-    std::fprintf(stderr, "infinicts: warning: %s; every selected case is skipped\n", reason.c_str());
-    for (const SuiteCases &suite : suites) {
-      for (const cts::ListedCase &listed : suite.cases) {
-        report::CaseResult result;
+  const bool no_device = device_count == 0;
+  const std::string no_device_reason = "the backend has no " + device_name + " device";
+  if (no_device) {
+    std::fprintf(stderr, "infinicts: warning: %s; every selected case is skipped\n", no_device_reason.c_str());
+  } else {
+    runner::InstallInterruptHandlers();
+  }
+  for (const SuiteCases &suite : suites) {
+    // The cases the expectations file skips end here, before the suite runs.
+    std::vector<cts::ListedCase> to_run;
+    for (const cts::ListedCase &listed : suite.cases) {
+      const runner::Expectation *skip =
+          expectations ? expectations->Find(runner::ExpectationKind::kSkip, listed.id) : nullptr;
+      if (skip == nullptr) {
+        to_run.push_back(listed);
+        continue;
+      }
+      report.expectations->skipped.push_back(listed.id);
+      on_result(runner::SkippedResult(listed, *expectations, *skip));
+    }
+    if (no_device) {
+      for (const cts::ListedCase &listed : to_run) {
+        CaseResult result;
         result.id = listed.id;
         result.suite = listed.suite;
         result.subject = listed.subject;
         result.mode = listed.mode;
         result.clauses = listed.clauses;
         result.params = listed.params;
-        result.status = report::Status::kSkip;
-        result.message = reason;
+        result.status = Status::kSkip;
+        result.message = no_device_reason;
         on_result(std::move(result));
       }
+      continue;
     }
-  } else {
-    runner::InstallInterruptHandlers();
-    for (const SuiteCases &suite : suites) {
-      if (suite.cases.empty()) continue;
-      runner::SuiteRunSpec spec{suite.binary, options.backends, device_name, options.device_ids, options.timeout_s};
-      runner::SuiteRunner suite_runner(spec, suite.cases);
-      if (!suite_runner.Run(on_result, [&](const cts::ListedCase *running) { display.OnTick(running); })) {
-        finished = false;
-        break;
+    if (to_run.empty()) continue;
+
+    // A flaky case that fails waits until the suite's other cases are done, then runs again alone.
+    std::map<std::string, const cts::ListedCase *> listed_by_id;
+    for (const cts::ListedCase &listed : to_run) listed_by_id[listed.id] = &listed;
+    std::vector<std::pair<const runner::Expectation *, CaseResult>> flaky_failures;
+    runner::SuiteRunSpec spec{suite.binary, options.backends, device_name, options.device_ids, options.timeout_s};
+    runner::SuiteRunner suite_runner(spec, to_run);
+    const bool suite_finished = suite_runner.Run(
+        [&](CaseResult result) {
+          const runner::Expectation *flaky =
+              expectations && report::IsFailure(result.status)
+                  ? expectations->Find(runner::ExpectationKind::kFlaky, result.id)
+                  : nullptr;
+          if (flaky) flaky_failures.emplace_back(flaky, std::move(result));
+          else on_result(std::move(result));
+        },
+        on_tick);
+    for (auto &[entry, result] : flaky_failures) {
+      int attempts = 1;
+      if (suite_finished && finished) {
+        const std::string where = expectations->Where(*entry);
+        if (!RerunFlaky(spec, *listed_by_id.at(result.id), where, on_tick, &result, &attempts)) finished = false;
+        report.expectations->flaky.push_back({result.id, attempts, result.status});
+        notes.push_back("FLAKY " + result.id + ": " + report::StatusName(result.status) + " after " +
+                        std::to_string(attempts) + " attempts (listed as flaky in " + where + ")");
       }
+      on_result(std::move(result));
+    }
+    if (!suite_finished || !finished) {
+      finished = false;
+      break;
     }
   }
   display.Finish();
 
+  if (!no_device) {
+    runner::AddRoofline(*device_type, device_name, report.backend.device_ids.empty() ? 0 : report.backend.device_ids[0],
+                &report);
+  }
   report.run.complete = finished;
   if (!report_file.Write(/*durable=*/true, &error)) {
     std::fprintf(stderr, "infinicts: cannot write the report: %s\n", error.c_str());
@@ -173,6 +285,14 @@ int RunCommand(const RunOptions &options) {
     std::fprintf(stderr, "infinicts: interrupted; %s holds the %zu cases that finished\n", report_file.path().c_str(),
                  report.results().size());
     runner::ReraiseInterrupt();
+  }
+  if (!notes.empty()) std::printf("\n");
+  for (const std::string &note : notes) std::printf("%s\n", note.c_str());
+  if (report.expectations) {
+    const report::ExpectationsOutcome &outcome = *report.expectations;
+    std::printf("\nexpectations %s: %zu xfail, %zu unexpected pass, %zu flaky rerun, %zu skipped\n",
+                outcome.file.c_str(), outcome.xfail.size(), outcome.unexpected_pass.size(), outcome.flaky.size(),
+                outcome.skipped.size());
   }
   PrintSummary(stdout, report, report_file.path());
   std::fflush(stdout);

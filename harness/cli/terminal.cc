@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -37,11 +38,6 @@ std::string Upper(const char *text) {
 }
 
 }  // namespace
-
-std::string FirstLine(const std::string &text) {
-  const size_t newline = text.find('\n');
-  return newline == std::string::npos ? text : text.substr(0, newline);
-}
 
 RunDisplay::RunDisplay(int total, bool quiet)
     : total_(total), progress_(!quiet && isatty(STDOUT_FILENO)), started_(Clock::now()), last_draw_(started_) {
@@ -117,10 +113,17 @@ void PrintSummary(std::FILE *out, const report::Report &report, const std::strin
   }
   print_row("all", "", report.counts());
 
-  const report::LevelOutcomes levels = report.levels();
-  for (const auto &[name, outcome] : {std::pair{"minimal", levels.minimal}, std::pair{"advanced", levels.advanced}}) {
-    std::fprintf(out, "\nlevel %-9s %s", name, outcome.reached ? "reached" : "not reached");
-    for (const std::string &reason : outcome.reasons) std::fprintf(out, "\n  - %s", reason.c_str());
+  const std::vector<std::string> &modes = report.run.modes;
+  const bool judged = std::any_of(modes.begin(), modes.end(), [](const std::string &mode) { return mode != "perf"; });
+  if (!judged) {
+    // Levels are a conformance verdict; a perf-only run has nothing to say about them.
+    std::fprintf(out, "\nlevels not judged: the run had no conformance or accuracy cases");
+  } else {
+    const report::LevelOutcomes levels = report.levels();
+    for (const auto &[name, outcome] : {std::pair{"minimal", levels.minimal}, std::pair{"advanced", levels.advanced}}) {
+      std::fprintf(out, "\nlevel %-9s %s", name, outcome.reached ? "reached" : "not reached");
+      for (const std::string &reason : outcome.reasons) std::fprintf(out, "\n  - %s", reason.c_str());
+    }
   }
   std::fprintf(out, "\n\nreport: %s\n", report_path.c_str());
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cts/case_list.h"
+#include "report/first_line.h"
 #include "report/report.h"
 
 namespace infinicts::cli {
@@ -36,7 +37,6 @@ class RunDisplay {
 // Counts per suite and mode, the levels and where the report went.
 void PrintSummary(std::FILE *out, const report::Report &report, const std::string &report_path);
 
-// The first line of a message, for one-line output.
-std::string FirstLine(const std::string &text);
+using report::FirstLine;  // for one-line output
 
 }  // namespace infinicts::cli

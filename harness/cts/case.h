@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -39,6 +41,13 @@ inline const std::vector<int> &device_ids() { return GetContext().device_ids; }
 
 // A number the running case measured; the name carries its unit (max_abs_err, time_ms_median).
 void RecordMetric(const std::string &name, double value);
+
+// How a perf case took its time, and every sample (the result's `timing`).
+void RecordTiming(const nlohmann::json &timing);
+
+// The perf profile the run asked for (INFINICTS_PROFILE): "quick" (the default) or
+// "full", which adds the long sweeps. Perf parameter lists read it when they register.
+bool FullProfile();
 
 // A seed derived from the running case's full name: every random input is reproducible.
 uint64_t CaseSeed();

@@ -1,6 +1,8 @@
 // What the suite's main reads back from the running case (internal to harness/cts).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,5 +10,6 @@
 namespace infinicts::cts {
 
 std::vector<std::pair<std::string, double>> TakeMetrics();
+nlohmann::json TakeTiming();  // null when the case recorded none
 
 }  // namespace infinicts::cts

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -20,6 +21,11 @@ std::mutex &MetricsMutex() {
 std::vector<std::pair<std::string, double>> &Metrics() {
   static std::vector<std::pair<std::string, double>> metrics;
   return metrics;
+}
+
+nlohmann::json &Timing() {
+  static nlohmann::json timing;
+  return timing;
 }
 
 }  // namespace
@@ -56,6 +62,23 @@ std::vector<std::pair<std::string, double>> TakeMetrics() {
   std::vector<std::pair<std::string, double>> taken;
   taken.swap(Metrics());
   return taken;
+}
+
+void RecordTiming(const nlohmann::json &timing) {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  Timing() = timing;
+}
+
+nlohmann::json TakeTiming() {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  nlohmann::json taken;
+  taken.swap(Timing());
+  return taken;
+}
+
+bool FullProfile() {
+  const char *profile = std::getenv("INFINICTS_PROFILE");
+  return profile != nullptr && std::string(profile) == "full";
 }
 
 uint64_t CaseSeed() {

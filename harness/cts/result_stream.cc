@@ -55,6 +55,7 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result) {
 
 void ResultStream::OnTestStart(const testing::TestInfo &info) {
   TakeMetrics();
+  TakeTiming();
   started_ = std::chrono::steady_clock::now();
   WriteLine(nlohmann::json{{"event", "start"}, {"test", FullName(info)}}.dump());
 }
@@ -70,6 +71,8 @@ void ResultStream::OnTestEnd(const testing::TestInfo &info) {
                       {"message", message},
                       {"duration_ms", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_).count()},
                       {"metrics", metrics}};
+  nlohmann::json timing = TakeTiming();
+  if (!timing.is_null()) line["timing"] = std::move(timing);
   WriteLine(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 

@@ -1,3 +1,4 @@
+// Softmax and log-softmax along an axis: one walk over the rows, two final transforms.
 #include <cmath>
 #include <vector>
 
@@ -5,9 +6,12 @@
 #include "oracle/oracles.h"
 
 namespace infinicts::oracle {
+namespace {
 
-HostTensor Softmax(const HostTensor &x, int axis) {
-  const size_t dim = NormalizeAxis(axis, x.ndim(), "Softmax");
+enum class Form { kProbabilities, kLogProbabilities };
+
+HostTensor AlongAxis(const HostTensor &x, int axis, Form form, const char *op) {
+  const size_t dim = NormalizeAxis(axis, x.ndim(), op);
   const Shape &shape = x.shape();
   size_t outer = 1, inner = 1;
   for (size_t d = 0; d < dim; ++d) outer *= shape[d];
@@ -23,10 +27,23 @@ HostTensor Softmax(const HostTensor &x, int axis) {
       for (size_t j = 0; j < length; ++j) max_value = std::fmax(max_value, at(j));
       double sum = 0.0;
       for (size_t j = 0; j < length; ++j) sum += std::exp(at(j) - max_value);
-      for (size_t j = 0; j < length; ++j) at(j) = std::exp(at(j) - max_value) / sum;
+      if (form == Form::kProbabilities) {
+        for (size_t j = 0; j < length; ++j) at(j) = std::exp(at(j) - max_value) / sum;
+      } else {
+        const double log_sum = std::log(sum);
+        for (size_t j = 0; j < length; ++j) at(j) = at(j) - max_value - log_sum;
+      }
     }
   }
   return F64Tensor(shape, values);
+}
+
+}  // namespace
+
+HostTensor Softmax(const HostTensor &x, int axis) { return AlongAxis(x, axis, Form::kProbabilities, "Softmax"); }
+
+HostTensor LogSoftmax(const HostTensor &x, int axis) {
+  return AlongAxis(x, axis, Form::kLogProbabilities, "LogSoftmax");
 }
 
 }  // namespace infinicts::oracle

@@ -16,6 +16,7 @@ nlohmann::ordered_json ToJson(const CaseResult &result) {
   json["duration_ms"] = result.duration_ms;
   json["params"] = nlohmann::ordered_json(result.params);
   json["metrics"] = nlohmann::ordered_json(result.metrics);
+  if (!result.timing.is_null()) json["timing"] = nlohmann::ordered_json(result.timing);
   return json;
 }
 
@@ -34,6 +35,7 @@ CaseResult CaseResultFromJson(const nlohmann::json &json) {
   result.duration_ms = json.at("duration_ms").get<double>();
   result.params = json.at("params");
   result.metrics = json.at("metrics");
+  if (json.contains("timing")) result.timing = json.at("timing");
   return result;
 }
 

@@ -21,6 +21,7 @@ struct CaseResult {
   double duration_ms = 0;
   nlohmann::json params = nlohmann::json::object();
   nlohmann::json metrics = nlohmann::json::object();  // numbers, or null for a value that was not finite
+  nlohmann::json timing;  // perf cases: {method, warmup_iterations, samples_ms, …}; null elsewhere
 };
 
 // Keys in the order the report shows them.

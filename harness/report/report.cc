@@ -12,6 +12,15 @@ std::string Dump(const Json &json) {
 
 Json LevelReasons(const LevelOutcome &outcome) { return Json(outcome.reasons); }
 
+Json ToJson(const ExpectationsOutcome &outcome) {
+  Json flaky = Json::array();
+  for (const ExpectationsOutcome::Flaky &entry : outcome.flaky) {
+    flaky.push_back(Json{{"id", entry.id}, {"attempts", entry.attempts}, {"status", StatusName(entry.status)}});
+  }
+  return Json{{"file", outcome.file},   {"xfail", outcome.xfail},     {"unexpected_pass", outcome.unexpected_pass},
+              {"flaky", std::move(flaky)}, {"skipped", outcome.skipped}};
+}
+
 }  // namespace
 
 void Report::Add(CaseResult result) {
@@ -20,6 +29,15 @@ void Report::Add(CaseResult result) {
   counts_.Add(result.status);
   levels_.Add(result);
   results_.push_back(std::move(result));
+}
+
+void Report::MergeMetrics(size_t index, const nlohmann::json &metrics) {
+  CaseResult &result = results_.at(index);
+  if (!result.metrics.is_object()) result.metrics = nlohmann::json::object();
+  for (auto it = metrics.begin(); it != metrics.end(); ++it) result.metrics[it.key()] = it.value();
+  result_bytes_ -= result_texts_[index].size();
+  result_texts_[index] = Dump(ToJson(result));
+  result_bytes_ += result_texts_[index].size();
 }
 
 std::string Report::Serialize() const {
@@ -46,6 +64,8 @@ std::string Report::Serialize() const {
   text += "  \"backend\": " + Dump(backend_json) + ",\n";
   text += "  \"run\": " + Dump(run_json) + ",\n";
   text += "  \"summary\": " + Dump(summary_json) + ",\n";
+  if (roofline) text += "  \"roofline\": " + Dump(ToJson(*roofline)) + ",\n";
+  if (expectations) text += "  \"expectations\": " + Dump(ToJson(*expectations)) + ",\n";
   text += "  \"results\": [";
   for (size_t i = 0; i < result_texts_.size(); ++i) {
     text += i == 0 ? "\n    " : ",\n    ";

@@ -3,16 +3,32 @@
 // report can be rewritten after every case of a run of thousands.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "report/case_result.h"
 #include "report/levels.h"
+#include "report/roofline.h"
 #include "report/run_facts.h"
 
 namespace infinicts::report {
 
 inline constexpr int kSchemaVersion = 1;
+
+// What an --expect file did to the run (report.expectations).
+struct ExpectationsOutcome {
+  struct Flaky {
+    std::string id;
+    int attempts = 1;  // runs of the case, the first included
+    Status status = Status::kFail;  // the last attempt's
+  };
+  std::string file;
+  std::vector<std::string> xfail;            // failed as the file expected
+  std::vector<std::string> unexpected_pass;  // listed as xfail, passed
+  std::vector<Flaky> flaky;                  // listed as flaky and failed at first
+  std::vector<std::string> skipped;          // not run: listed as skip
+};
 
 class Report {
  public:
@@ -20,8 +36,12 @@ class Report {
   HostInfo host;
   BackendInfo backend;
   RunInfo run;
+  std::optional<Roofline> roofline;                // perf runs
+  std::optional<ExpectationsOutcome> expectations;  // runs given --expect
 
   void Add(CaseResult result);
+  // Adds (or replaces) metrics of the result at index and re-serializes it.
+  void MergeMetrics(size_t index, const nlohmann::json &metrics);
 
   const std::vector<CaseResult> &results() const { return results_; }
   const StatusCounts &counts() const { return counts_; }

@@ -12,7 +12,7 @@ namespace {
 
 constexpr auto kListingTimeLimit = std::chrono::seconds(60);
 
-std::string FirstLine(const std::string &text) {
+std::string FirstNonEmptyLine(const std::string &text) {
   std::istringstream stream(text);
   std::string line;
   while (std::getline(stream, line)) {
@@ -45,7 +45,7 @@ bool ListSuiteCases(const std::string &binary, std::vector<cts::ListedCase> *cas
   }
   child->Drain(sink);
   if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
-    const std::string why = FirstLine(errors.Text());
+    const std::string why = FirstNonEmptyLine(errors.Text());
     *error = binary + " --cts-list " + DescribeWaitStatus(*status) + (why.empty() ? "" : ": " + why);
     return false;
   }

@@ -22,6 +22,11 @@ std::string RerunCommand(const RerunContext &context, const report::CaseResult &
   if (!context.timeout.empty()) command += " --timeout " + ShellQuote(context.timeout);
   // Suite and mode too: a perf case is not among the default modes.
   command += " --suite " + result.suite + " --mode " + result.mode;
+  if (result.mode == "perf") {
+    if (!context.profile.empty() && context.profile != "quick") command += " --profile " + ShellQuote(context.profile);
+    if (!context.perf_budget_ms.empty()) command += " --perf-budget-ms " + ShellQuote(context.perf_budget_ms);
+    if (context.cold_cache) command += " --cold-cache";
+  }
   command += " --filter " + ShellQuote(result.id);
   return command;
 }

@@ -13,9 +13,14 @@ struct RerunContext {
   std::string device;                 // as the user gave it
   std::string device_ids;             // empty when not given
   std::string timeout;                // empty when the default
+  // Perf settings, carried to the rerun of a perf case when they were given.
+  std::string profile;         // empty or "quick" (the default): not carried
+  std::string perf_budget_ms;  // empty: the default
+  bool cold_cache = false;
 };
 
 // infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter 'rt.memory…'
+// (--expect is never carried: the rerun shows the case as it is.)
 std::string RerunCommand(const RerunContext &context, const report::CaseResult &result);
 
 // Quotes a word for a POSIX shell where it needs quoting.

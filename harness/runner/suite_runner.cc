@@ -214,6 +214,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
           event.contains("duration_ms") && event["duration_ms"].is_number() ? event["duration_ms"].get<double>() : 0.0;
       CaseResult result = ResultFor(index, *status, message, duration_ms);
       if (event.contains("metrics") && event["metrics"].is_object()) result.metrics = event["metrics"];
+      if (event.contains("timing") && event["timing"].is_object()) result.timing = event["timing"];
       resolve(index, std::move(result));
       if (in_flight == index) in_flight.reset();
     }

@@ -3,6 +3,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -36,6 +37,15 @@ struct AddTraits {
 using AddOp = ElementwiseOp<AddTraits>;
 INFINICTS_OP_CASES(AddOp);
 INFINICTS_OP_WORKSPACE_CASES(AddOp);
+
+// Perf: the residual_add tensor of a Llama layer, [tokens, hidden].
+struct AddPerfShape {
+  static constexpr const char *kPart = "residual_add";
+  static constexpr RowWidth kWidth = RowWidth::kHidden;
+  static constexpr double kFlopsPerElement = perf_flops::kAdd;
+};
+using AddPerf = ElementwisePerf<AddTraits, AddPerfShape>;
+INFINICTS_OP_PERF_CASES(AddPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

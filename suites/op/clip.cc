@@ -4,6 +4,7 @@
 // The layout sets add bounds that broadcast one value through all-zero strides.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -39,6 +40,15 @@ struct ClipTraits {
 using ClipOp = ElementwiseOp<ClipTraits>;
 INFINICTS_OP_CASES(ClipOp);
 INFINICTS_OP_WORKSPACE_CASES(ClipOp);
+
+// Perf: the hidden_clamp tensor of a Llama layer, [tokens, hidden].
+struct ClipPerfShape {
+  static constexpr const char *kPart = "hidden_clamp";
+  static constexpr RowWidth kWidth = RowWidth::kHidden;
+  static constexpr double kFlopsPerElement = perf_flops::kClip;
+};
+using ClipPerf = ElementwisePerf<ClipTraits, ClipPerfShape>;
+INFINICTS_OP_PERF_CASES(ClipPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -4,6 +4,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -37,6 +38,15 @@ struct GeluTraits {
 using GeluOp = ElementwiseOp<GeluTraits>;
 INFINICTS_OP_CASES(GeluOp);
 INFINICTS_OP_WORKSPACE_CASES(GeluOp);
+
+// Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
+struct GeluPerfShape {
+  static constexpr const char *kPart = "ffn_act";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kGelu;
+};
+using GeluPerf = ElementwisePerf<GeluTraits, GeluPerfShape>;
+INFINICTS_OP_PERF_CASES(GeluPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -2,6 +2,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -35,6 +36,15 @@ struct MulTraits {
 using MulOp = ElementwiseOp<MulTraits>;
 INFINICTS_OP_CASES(MulOp);
 INFINICTS_OP_WORKSPACE_CASES(MulOp);
+
+// Perf: the ffn_gate_mul tensor of a Llama layer, [tokens, intermediate].
+struct MulPerfShape {
+  static constexpr const char *kPart = "ffn_gate_mul";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kMul;
+};
+using MulPerf = ElementwisePerf<MulTraits, MulPerfShape>;
+INFINICTS_OP_PERF_CASES(MulPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -5,6 +5,7 @@
 
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -40,6 +41,15 @@ struct ReluTraits {
 using ReluOp = ElementwiseOp<ReluTraits>;
 INFINICTS_OP_CASES(ReluOp);
 INFINICTS_OP_WORKSPACE_CASES(ReluOp);
+
+// Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
+struct ReluPerfShape {
+  static constexpr const char *kPart = "ffn_act";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kRelu;
+};
+using ReluPerf = ElementwisePerf<ReluTraits, ReluPerfShape>;
+INFINICTS_OP_PERF_CASES(ReluPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

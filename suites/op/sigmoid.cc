@@ -2,6 +2,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -35,6 +36,15 @@ struct SigmoidTraits {
 using SigmoidOp = ElementwiseOp<SigmoidTraits>;
 INFINICTS_OP_CASES(SigmoidOp);
 INFINICTS_OP_WORKSPACE_CASES(SigmoidOp);
+
+// Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
+struct SigmoidPerfShape {
+  static constexpr const char *kPart = "ffn_act";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kSigmoid;
+};
+using SigmoidPerf = ElementwisePerf<SigmoidTraits, SigmoidPerfShape>;
+INFINICTS_OP_PERF_CASES(SigmoidPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

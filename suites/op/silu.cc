@@ -3,6 +3,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -36,6 +37,15 @@ struct SiluTraits {
 using SiluOp = ElementwiseOp<SiluTraits>;
 INFINICTS_OP_CASES(SiluOp);
 INFINICTS_OP_WORKSPACE_CASES(SiluOp);
+
+// Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
+struct SiluPerfShape {
+  static constexpr const char *kPart = "ffn_act";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kSilu;
+};
+using SiluPerf = ElementwisePerf<SiluTraits, SiluPerfShape>;
+INFINICTS_OP_PERF_CASES(SiluPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -3,6 +3,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -36,6 +37,15 @@ struct SubTraits {
 using SubOp = ElementwiseOp<SubTraits>;
 INFINICTS_OP_CASES(SubOp);
 INFINICTS_OP_WORKSPACE_CASES(SubOp);
+
+// Perf: the hidden_states tensor of a Llama layer, [tokens, hidden].
+struct SubPerfShape {
+  static constexpr const char *kPart = "hidden_states";
+  static constexpr RowWidth kWidth = RowWidth::kHidden;
+  static constexpr double kFlopsPerElement = perf_flops::kSub;
+};
+using SubPerf = ElementwisePerf<SubTraits, SubPerfShape>;
+INFINICTS_OP_PERF_CASES(SubPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -3,6 +3,7 @@
 // Shapes, layouts and checks: common/elementwise.h.
 #include "common/elementwise.h"
 #include "common/op_cases.h"
+#include "common/perf_elementwise.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -37,6 +38,15 @@ struct SwiGLUTraits {
 using SwiGLUOp = ElementwiseOp<SwiGLUTraits>;
 INFINICTS_OP_CASES(SwiGLUOp);
 INFINICTS_OP_WORKSPACE_CASES(SwiGLUOp);
+
+// Perf: the ffn_swiglu tensor of a Llama layer, [tokens, intermediate].
+struct SwiGLUPerfShape {
+  static constexpr const char *kPart = "ffn_swiglu";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+  static constexpr double kFlopsPerElement = perf_flops::kSwiGLU;
+};
+using SwiGLUPerf = ElementwisePerf<SwiGLUTraits, SwiGLUPerfShape>;
+INFINICTS_OP_PERF_CASES(SwiGLUPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

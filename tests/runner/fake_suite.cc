@@ -5,14 +5,20 @@
 //   exit_before_cases            the process exits normally before its first case
 //   hang_before_cases            the process sleeps before its first case
 // FAKE_SUITE_PID_FILE: the hanging case writes its process id there first.
+// FAKE_SUITE_FLAKY_DIR: the perf case flaky_once appends its process id to a file there
+// on every attempt and fails while the file holds FAKE_SUITE_FLAKY_FAILURES (default 1)
+// lines or fewer; without the variable it passes.
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "cts/case.h"
 
@@ -133,3 +139,49 @@ CTS_TEST_P(FakeSizes, malloc_free, "memory", "RT-MEM-2") {
 INSTANTIATE_TEST_SUITE_P(accuracy, FakeSizes, testing::Values(SizeParam(16), SizeParam(64)),
                          infinicts::cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(perf, FakeSizes, testing::Values(SizeParam(1024)), infinicts::cts::NameFromParam());
+
+// Perf cases: the runner's flaky reruns and the roofline of a run.
+CTS_TEST_F(FakeDevice, flaky_once, "perf", "device", "RT-DEV-3") {
+  const char *dir = std::getenv("FAKE_SUITE_FLAKY_DIR");
+  if (dir == nullptr) return;
+  const std::string attempts_file = std::string(dir) + "/flaky_once.attempts";
+  std::ofstream(attempts_file, std::ios::app) << getpid() << "\n";
+  std::ifstream attempts(attempts_file);
+  int attempt = 0;
+  for (std::string line; std::getline(attempts, line);) ++attempt;
+  const char *failures_text = std::getenv("FAKE_SUITE_FLAKY_FAILURES");
+  const int failures = failures_text && *failures_text ? std::atoi(failures_text) : 1;
+  EXPECT_GT(attempt, failures) << "fake flaky case: failing attempt " << attempt;
+}
+
+namespace {
+
+struct CopyParam : infinicts::cts::ParamBase {
+  explicit CopyParam(size_t bytes) : bytes(bytes) {}
+  size_t bytes;
+  std::string Name() const { return "d2d"; }
+  std::string Json() const { return "{\"kind\":\"d2d\",\"bytes\":" + std::to_string(bytes) + "}"; }
+};
+
+void PrintTo(const CopyParam &param, std::ostream *os) { *os << param.Json(); }
+
+}  // namespace
+
+class FakeCopy : public infinicts::cts::ParamCase<CopyParam> {};
+
+// The fake backend's memory is host memory: a host copy stands for its device-to-device copy.
+CTS_TEST_P(FakeCopy, copy, "memory", "RT-MEM-3") {
+  const size_t bytes = GetParam().bytes;
+  std::vector<char> source(bytes, 1), target(bytes);
+  constexpr int kRepeats = 16;
+  const auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < kRepeats; ++i) {
+    source[static_cast<size_t>(i)] = static_cast<char>(i);
+    std::memcpy(target.data(), source.data(), bytes);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(target[kRepeats - 1], static_cast<char>(kRepeats - 1));
+  infinicts::cts::RecordMetric("gbytes_per_s", static_cast<double>(bytes) * kRepeats / std::max(seconds, 1e-9) * 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(perf, FakeCopy, testing::Values(CopyParam(1 << 20)), infinicts::cts::NameFromParam());

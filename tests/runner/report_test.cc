@@ -54,6 +54,16 @@ TEST(Levels, EachBlockingStatusKeepsTheLevel) {
   }
 }
 
+TEST(Levels, PerfResultsNeitherReachNorBlockALevel) {
+  LevelTally tally;
+  CaseResult slow = Result("op", "gemm", Status::kFail, "slow");
+  slow.mode = "perf";
+  tally.Add(slow);
+  EXPECT_EQ(tally.Evaluate().minimal.reasons.back(), "op suite not run");
+  AddMinimalPasses(&tally);
+  EXPECT_TRUE(tally.Evaluate().minimal.reached);
+}
+
 TEST(Levels, APartWhoseCasesWereAllSkippedWasNotTested) {
   LevelTally tally;
   for (const char *subject : {"device", "stream", "memory", "guard"}) tally.Add(Result("rt", subject, Status::kPass));

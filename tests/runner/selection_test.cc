@@ -64,6 +64,30 @@ TEST(RerunCommand, NamesTheCaseAloneAndQuotesWhatNeedsIt) {
   EXPECT_EQ(ShellQuote("a*b"), "'a*b'");
 }
 
+TEST(RerunCommand, APerfCaseCarriesThePerfSettingsGiven) {
+  report::CaseResult perf;
+  perf.id = "rt.memory.perf/memcpy/d2d/bytes_1048576";
+  perf.suite = "rt";
+  perf.mode = "perf";
+  RerunContext context{{"build/lib"}, "cpu", "", ""};
+  EXPECT_EQ(RerunCommand(context, perf),
+            "infinicts run --backend build/lib --device cpu --suite rt --mode perf --filter " + perf.id);
+  context.profile = "quick";  // the default: nothing to carry
+  EXPECT_EQ(RerunCommand(context, perf),
+            "infinicts run --backend build/lib --device cpu --suite rt --mode perf --filter " + perf.id);
+  context.profile = "full";
+  context.perf_budget_ms = "250";
+  context.cold_cache = true;
+  EXPECT_EQ(RerunCommand(context, perf),
+            "infinicts run --backend build/lib --device cpu --suite rt --mode perf --profile full "
+            "--perf-budget-ms 250 --cold-cache --filter " + perf.id);
+  report::CaseResult conformance = perf;
+  conformance.id = "rt.memory.conformance/memcpy/d2d";
+  conformance.mode = "conformance";
+  EXPECT_EQ(RerunCommand(context, conformance),
+            "infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter " + conformance.id);
+}
+
 TEST(OutputTail, KeepsTheLastBytesFromALineStart) {
   OutputTail tail(16);
   tail.Append("first line that is long\n");

@@ -8,23 +8,6 @@
 namespace infinicts::op_cases {
 namespace {
 
-// Waits for all work of the case's device when a case's scope ends, so buffers are not
-// freed under work an early-ended case left on a stream.
-class SyncOnExit {
- public:
-  explicit SyncOnExit(device::Device &device) : device_(device) {}
-  ~SyncOnExit() {
-    try {
-      device_.Synchronize();
-    } catch (const std::exception &) {
-      // The case that left the work has already failed; nothing more to say here.
-    }
-  }
-
- private:
-  device::Device &device_;
-};
-
 void Synchronize(infinirtStream_t stream) {
   ThrowIfRtFailed(cts::rt().infinirtStreamSynchronize(stream), "infinirtStreamSynchronize");
 }
@@ -84,6 +67,22 @@ void CreateDescriptor(const PreparedCall &call, infiniopHandle_t handle, const T
   if (desc.get() == nullptr) OP_FAIL("the create call answered SUCCESS with a NULL descriptor");
 }
 
+SyncOnExit::~SyncOnExit() {
+  try {
+    device_.Synchronize();
+  } catch (const std::exception &) {
+    // The case that left the work has already failed; nothing more to say here.
+  }
+}
+
+void MakeReady(const PreparedCall &call, ReadyDescriptor *ready, WorkspaceQuery workspace) {
+  CTS_ASSERT_OK(ready->handle.Create());
+  CTS_ASSERT_OK(ready->tensors.Create(call.specs));
+  CreateDescriptor(call, ready->handle.get(), ready->tensors.get(), ready->desc);
+  OP_CHECKPOINT();
+  if (workspace == WorkspaceQuery::kAsked) QueryWorkspace(call, ready->desc.get(), &ready->workspace_bytes);
+}
+
 void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size) {
   *size = 0;
   if (!call.calls.workspace_size) return;
@@ -92,16 +91,13 @@ void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size) {
 
 void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
   device::Device device(cts::rt(), CaseDevice());
-  ScopedHandle handle;
-  CTS_ASSERT_OK(handle.Create());
-  ScopedTensorDescriptors tensors;
-  CTS_ASSERT_OK(tensors.Create(call.specs));
-  ScopedOpDescriptor desc(call.calls.destroy);
-  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  ReadyDescriptor ready(call);
+  MakeReady(call, &ready, WorkspaceQuery::kNotAsked);
   OP_CHECKPOINT();
+  ScopedOpDescriptor &desc = ready.desc;
   if (options.release_early) {
-    CTS_ASSERT_OK(tensors.Destroy());
-    CTS_ASSERT_OK(handle.Destroy());
+    CTS_ASSERT_OK(ready.tensors.Destroy());
+    CTS_ASSERT_OK(ready.handle.Destroy());
   }
   size_t needed = 0;
   QueryWorkspace(call, desc.get(), &needed);
@@ -155,17 +151,11 @@ void CheckCreateNullPointers(const PreparedCall &call) {
 
 void CheckComputeNullPointers(const PreparedCall &call) {
   device::Device device(cts::rt(), CaseDevice());
-  ScopedHandle handle;
-  CTS_ASSERT_OK(handle.Create());
-  ScopedTensorDescriptors tensors;
-  CTS_ASSERT_OK(tensors.Create(call.specs));
-  ScopedOpDescriptor desc(call.calls.destroy);
-  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  ReadyDescriptor ready(call);
+  MakeReady(call, &ready);
   OP_CHECKPOINT();
-  size_t needed = 0;
-  QueryWorkspace(call, desc.get(), &needed);
-  OP_CHECKPOINT();
-  const Workspace workspace = AllocateWorkspace(device, needed);
+  const ScopedOpDescriptor &desc = ready.desc;
+  const Workspace workspace = AllocateWorkspace(device, ready.workspace_bytes);
   DeviceCall on_device(device, call);
   SyncOnExit sync_on_exit(device);
   const std::unique_ptr<device::Stream> stream = device.CreateStream();
@@ -190,13 +180,10 @@ void CheckComputeNullPointers(const PreparedCall &call) {
 void CheckWorkspace(const PreparedCall &call) {
   if (!call.calls.workspace_size) throw std::logic_error(call.subject + " has no workspace functions");
   device::Device device(cts::rt(), CaseDevice());
-  ScopedHandle handle;
-  CTS_ASSERT_OK(handle.Create());
-  ScopedTensorDescriptors tensors;
-  CTS_ASSERT_OK(tensors.Create(call.specs));
-  ScopedOpDescriptor desc(call.calls.destroy);
-  CreateDescriptor(call, handle.get(), tensors.get(), desc);
+  ReadyDescriptor ready(call);
+  MakeReady(call, &ready, WorkspaceQuery::kNotAsked);
   OP_CHECKPOINT();
+  const ScopedOpDescriptor &desc = ready.desc;
 
   size_t size = 0;
   CTS_ASSERT_STATUS(call.calls.workspace_size(nullptr, &size), INFINI_STATUS_NULL_POINTER);
@@ -237,13 +224,10 @@ void CheckDeviceQueriesAndDestroy(const PreparedCall &call) {
   for (int id : ids) {
     SCOPED_TRACE("handle made on device " + std::to_string(id));
     CTS_ASSERT_OK(cts::rt().infinirtSetDevice(cts::device_type(), id));
-    ScopedHandle handle;
-    CTS_ASSERT_OK(handle.Create());
-    ScopedTensorDescriptors tensors;
-    CTS_ASSERT_OK(tensors.Create(call.specs));
-    ScopedOpDescriptor desc(call.calls.destroy);
-    CreateDescriptor(call, handle.get(), tensors.get(), desc);
+    ReadyDescriptor ready(call);
+    MakeReady(call, &ready, WorkspaceQuery::kNotAsked);
     OP_CHECKPOINT();
+    ScopedOpDescriptor &desc = ready.desc;
     CTS_ASSERT_OK(cts::rt().infinirtSetDevice(cts::device_type(), cts::device_ids().front()));
 
     infiniDevice_t type = INFINI_DEVICE_TYPE_COUNT;
@@ -268,19 +252,12 @@ void CheckDeviceQueriesAndDestroy(const PreparedCall &call) {
 }
 
 void CheckReuse(const std::vector<PreparedCall> &calls) {
-  const PreparedCall &first = calls.front();
   device::Device device(cts::rt(), CaseDevice());
-  ScopedHandle handle;
-  CTS_ASSERT_OK(handle.Create());
-  ScopedTensorDescriptors tensors;
-  CTS_ASSERT_OK(tensors.Create(first.specs));
-  ScopedOpDescriptor desc(first.calls.destroy);
-  CreateDescriptor(first, handle.get(), tensors.get(), desc);
+  ReadyDescriptor ready(calls.front());
+  MakeReady(calls.front(), &ready);
   OP_CHECKPOINT();
-  size_t needed = 0;
-  QueryWorkspace(first, desc.get(), &needed);
-  OP_CHECKPOINT();
-  const Workspace workspace = AllocateWorkspace(device, needed);
+  const ScopedOpDescriptor &desc = ready.desc;
+  const Workspace workspace = AllocateWorkspace(device, ready.workspace_bytes);
   const std::unique_ptr<device::Stream> stream = device.CreateStream();
   for (size_t round = 0; round < calls.size(); ++round) {
     SCOPED_TRACE("call " + std::to_string(round + 1) + " of " + std::to_string(calls.size()) +
@@ -298,20 +275,14 @@ void CheckReuse(const std::vector<PreparedCall> &calls) {
 }
 
 void CheckTwoStreams(const std::vector<PreparedCall> &calls) {
-  const PreparedCall &first = calls.front();
   device::Device device(cts::rt(), CaseDevice());
-  ScopedHandle handle;
-  CTS_ASSERT_OK(handle.Create());
-  ScopedTensorDescriptors tensors;
-  CTS_ASSERT_OK(tensors.Create(first.specs));
-  ScopedOpDescriptor desc(first.calls.destroy);
-  CreateDescriptor(first, handle.get(), tensors.get(), desc);
+  ReadyDescriptor ready(calls.front());
+  MakeReady(calls.front(), &ready);
   OP_CHECKPOINT();
-  size_t needed = 0;
-  QueryWorkspace(first, desc.get(), &needed);
-  OP_CHECKPOINT();
+  const ScopedOpDescriptor &desc = ready.desc;
   // A workspace per stream: the two streams' calls may run at the same time.
-  const Workspace workspaces[2] = {AllocateWorkspace(device, needed), AllocateWorkspace(device, needed)};
+  const Workspace workspaces[2] = {AllocateWorkspace(device, ready.workspace_bytes),
+                                   AllocateWorkspace(device, ready.workspace_bytes)};
   std::vector<std::unique_ptr<DeviceCall>> on_device;
   for (const PreparedCall &call : calls) {
     on_device.push_back(std::make_unique<DeviceCall>(device, call));

@@ -46,6 +46,33 @@ void CreateDescriptor(const PreparedCall &call, infiniopHandle_t handle, const T
 // The workspace size the descriptor asks for (0 for operators without workspace functions).
 void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size);
 
+// What a compute call needs, made in the order of the interface's pattern: a handle, the
+// tensor descriptors, the operator descriptor and (unless `workspace` is kNotAsked) the
+// workspace size it asks for. MakeReady reports failures through GoogleTest like the
+// checks: follow it with OP_CHECKPOINT().
+struct ReadyDescriptor {
+  explicit ReadyDescriptor(const PreparedCall &call) : desc(call.calls.destroy) {}
+  ScopedHandle handle;
+  ScopedTensorDescriptors tensors;
+  ScopedOpDescriptor desc;
+  size_t workspace_bytes = 0;
+};
+enum class WorkspaceQuery { kAsked, kNotAsked };
+void MakeReady(const PreparedCall &call, ReadyDescriptor *ready, WorkspaceQuery workspace = WorkspaceQuery::kAsked);
+
+// Waits for all work of the case's device when a case's scope ends, so buffers are not
+// freed under work an early-ended case left on a stream.
+class SyncOnExit {
+ public:
+  explicit SyncOnExit(device::Device &device) : device_(device) {}
+  ~SyncOnExit();
+  SyncOnExit(const SyncOnExit &) = delete;
+  SyncOnExit &operator=(const SyncOnExit &) = delete;
+
+ private:
+  device::Device &device_;
+};
+
 // Conformance checks, each on one call (or several calls of one problem, same specs).
 void CheckCreateNullPointers(const PreparedCall &call);
 void CheckComputeNullPointers(const PreparedCall &call);

@@ -23,6 +23,7 @@ const std::vector<OpFault> &OpFaults() {
        &InstallWritesPastOutput},
       {"returns_before_work_done", "every operator's work runs at the next Stream/Device/EventSynchronize",
        &InstallReturnsBeforeWorkDone},
+      {"slow_elementwise", "Add, Sub and Mul compute their output 10 times over", &InstallSlowElementwise},
   };
   return faults;
 }

@@ -23,5 +23,6 @@ void InstallCausalMaskOffByOne(OpTable &calls);
 void InstallRmsNormEpsilonOutsideSqrt(OpTable &calls);
 void InstallWritesPastOutput(OpTable &calls);
 void InstallReturnsBeforeWorkDone(OpTable &calls);
+void InstallSlowElementwise(OpTable &calls);
 
 }  // namespace infinicts::fault

@@ -1,0 +1,283 @@
+#include "render/html_report.h"
+
+#include <algorithm>
+
+#include "render/html_page.h"
+#include "render/number_format.h"
+#include "render/report_charts.h"
+#include "render/report_text.h"
+
+namespace infinicts::render {
+namespace {
+
+constexpr size_t kMessageChars = 4000;   // a crash's stderr tail can be long
+constexpr size_t kIdsPerGroup = 5;       // example ids shown for a collapsed group
+
+// After load: measure every chart and count its marks, for `render.chromium` and for
+// anyone checking a page by hand.
+const char *const kCheckScript = R"js(
+window.addEventListener('load', function () {
+  var figures = document.querySelectorAll('figure.chart');
+  var drawn = 0;
+  figures.forEach(function (figure) {
+    var svg = figure.querySelector('svg');
+    var box = svg ? svg.getBBox() : { width: 0, height: 0 };
+    var marks = svg ? svg.querySelectorAll('.mark').length : 0;
+    var ok = box.width > 0 && box.height > 0 && marks > 0;
+    figure.dataset.box = Math.round(box.width) + 'x' + Math.round(box.height);
+    figure.dataset.marks = String(marks);
+    figure.dataset.rendered = ok ? 'yes' : 'no';
+    if (ok) drawn++;
+  });
+  document.body.dataset.chartsRendered = drawn + '/' + figures.length;
+});
+)js";
+
+std::string Escape(const std::string &text) { return HtmlEscape(text); }
+
+std::string Cell(const std::string &text, const std::string &css_class = "") {
+  return (css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">") + Escape(text) + "</td>";
+}
+std::string NumberCell(const std::string &text) { return "<td class=\"num\">" + Escape(text) + "</td>"; }
+std::string OptionalNumber(const std::optional<double> &value) { return value ? FormatNumber(*value) : "–"; }
+
+std::string Message(const std::string &message) {
+  if (message.size() <= kMessageChars) return "<pre>" + Escape(message) + "</pre>";
+  return "<pre>" + Escape(message.substr(0, kMessageChars)) + "\n… (" + std::to_string(message.size() - kMessageChars) +
+         " more characters in the JSON report)</pre>";
+}
+
+std::string HeaderSection(const Json &report) {
+  const Json &backend = report["backend"];
+  std::string libraries;
+  for (const Json &library : backend["libraries"]) libraries += (libraries.empty() ? "" : "<br>") + Escape(library.get<std::string>());
+  std::string argv;
+  for (const Json &word : report["run"]["argv"]) argv += (argv.empty() ? "" : " ") + word.get<std::string>();
+  std::string suites, modes;
+  for (const Json &suite : report["run"]["suites"]) suites += (suites.empty() ? "" : ", ") + suite.get<std::string>();
+  for (const Json &mode : report["run"]["modes"]) modes += (modes.empty() ? "" : ", ") + mode.get<std::string>();
+  std::string missing;
+  for (const Json &symbol : backend["missing"]) missing += (missing.empty() ? "" : ", ") + symbol.get<std::string>();
+
+  std::string out = "<h1>infinicts report: " + Escape(backend.value("device_type", "")) + " backend</h1>\n";
+  out += "<table class=\"header\" id=\"header\">";
+  out += "<tr><th>tool</th>" + Cell(ToolLine(report)) + "</tr>";
+  out += "<tr><th>backend</th><td>" + libraries + "</td></tr>";
+  out += "<tr><th>device</th>" + Cell(DeviceLine(report)) + "</tr>";
+  out += "<tr><th>exported / missing</th>" +
+         Cell(std::to_string(backend["exported"].size()) + " symbols exported; " +
+              (missing.empty() ? "none missing" : "missing: " + missing)) + "</tr>";
+  out += "<tr><th>host</th>" + Cell(HostLine(report)) + "</tr>";
+  out += "<tr><th>run</th>" + Cell(RunLine(report)) + "</tr>";
+  out += "<tr><th>suites / modes</th>" + Cell(suites + " / " + modes) + "</tr>";
+  out += "<tr><th>command</th><td><code>" + Escape(argv) + "</code></td></tr>";
+  return out + "</table>\n";
+}
+
+std::string SummarySection(const Json &report) {
+  const Json &summary = report["summary"];
+  std::string out = "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tr><th>total</th>";
+  for (const char *status : kStatusOrder) out += std::string("<th>") + status + "</th>";
+  out += "</tr><tr>" + NumberCell(std::to_string(summary.value("total", 0)));
+  for (const char *status : kStatusOrder) {
+    const int count = summary.value(status, 0);
+    out += "<td class=\"num" + std::string(count > 0 ? std::string(" ") + status : "") + "\">" + std::to_string(count) +
+           "</td>";
+  }
+  out += "</tr></table>\n";
+
+  out += "<h2 id=\"levels\">Conformance levels</h2>\n";
+  if (!JudgesLevels(report)) return out + "<p>" + Escape(kLevelsNotJudged) + "</p>\n";
+  out += "<table class=\"levels\"><tr><th>level</th><th>reached</th><th>why not</th></tr>";
+  for (const char *level : {"minimal", "advanced"}) {
+    const bool reached = summary["levels"].value(level, false);
+    std::string reasons;
+    if (summary.contains("levels_detail")) {
+      for (const Json &reason : summary["levels_detail"][level]) reasons += "<li>" + Escape(reason.get<std::string>()) + "</li>";
+    }
+    out += std::string("<tr><td>") + level + "</td>" + Cell(reached ? "yes" : "no", reached ? "pass" : "fail") + "<td>" +
+           (reasons.empty() ? "" : "<ul>" + reasons + "</ul>") + "</td></tr>";
+  }
+  return out + "</table>\n";
+}
+
+std::string IdList(const Json &ids) {
+  std::string out;
+  for (const Json &id : ids) out += "<li><code>" + Escape(id.get<std::string>()) + "</code></li>";
+  return out.empty() ? "<p>none</p>" : "<ul>" + out + "</ul>";
+}
+
+std::string ExpectationsSection(const Json &report) {
+  if (!report.contains("expectations")) return "";
+  const Json &expectations = report["expectations"];
+  std::string out = "<h2 id=\"expectations\">Expectations</h2>\n<p>From <code>" +
+                    Escape(expectations.value("file", "")) + "</code>.</p>\n";
+  out += "<h3>Known failures that failed (xfail)</h3>" + IdList(expectations["xfail"]);
+  out += "<h3>Listed as failing but passed</h3>" + IdList(expectations["unexpected_pass"]);
+  out += "<h3>Flaky cases retried</h3>";
+  if (expectations["flaky"].empty()) {
+    out += "<p>none</p>";
+  } else {
+    out += "<table><tr><th>id</th><th>attempts</th><th>final status</th></tr>";
+    for (const Json &flaky : expectations["flaky"]) {
+      const std::string status = flaky.value("status", "");
+      out += "<tr><td><code>" + Escape(flaky.value("id", "")) + "</code></td>" +
+             NumberCell(std::to_string(flaky.value("attempts", 0))) + Cell(status, status) + "</tr>";
+    }
+    out += "</table>";
+  }
+  out += "<h3>Skipped by the file</h3>" + IdList(expectations["skipped"]);
+  return out + "\n";
+}
+
+std::string FailuresSection(const Json &report) {
+  const std::vector<const Json *> failed = FailedResults(report);
+  std::string out = "<h2 id=\"failures\">Failed, crashed and timed-out cases (" + std::to_string(failed.size()) + ")</h2>\n";
+  if (failed.empty()) return out + "<p>None.</p>\n";
+  out += "<table class=\"failures\"><tr><th>id</th><th>status</th><th>ms</th><th>message</th></tr>";
+  for (const Json *result : failed) {
+    const std::string status = result->value("status", "");
+    out += "<tr><td><code>" + Escape(result->value("id", "")) + "</code></td>" + Cell(status, status) +
+           NumberCell(FormatNumber(result->value("duration_ms", 0.0))) + "<td>" + Message(result->value("message", "")) +
+           "</td></tr>";
+  }
+  return out + "</table>\n";
+}
+
+std::string OtherNonPassingSection(const Json &report) {
+  const std::vector<CollapsedResults> groups = CollapsedNonPassing(report);
+  if (groups.empty()) return "";
+  std::string out = "<h2 id=\"not-passed\">Unsupported, skipped and expected-failing cases</h2>\n"
+                    "<table class=\"collapsed\"><tr><th>status</th><th>subject</th><th>cases</th><th>message</th><th>ids</th></tr>";
+  for (const CollapsedResults &group : groups) {
+    std::string ids;
+    for (size_t i = 0; i < group.ids.size() && i < kIdsPerGroup; ++i) ids += "<code>" + Escape(group.ids[i]) + "</code><br>";
+    if (group.ids.size() > kIdsPerGroup) ids += "… " + std::to_string(group.ids.size() - kIdsPerGroup) + " more";
+    out += "<tr>" + Cell(group.status, group.status) + Cell(group.suite + "." + group.subject) +
+           NumberCell(std::to_string(group.ids.size())) + "<td>" + Message(group.message) + "</td><td>" + ids + "</td></tr>";
+  }
+  return out + "</table>\n";
+}
+
+std::string ChartsSection(const Json &report) {
+  std::string out = "<h2 id=\"charts\">Charts</h2>\n";
+  for (const Chart &chart : BuildCharts(report)) {
+    if (chart.svg.empty()) {
+      out += "<p class=\"note\" id=\"chart-" + chart.id + "-missing\">Not drawn: <b>" + Escape(chart.title) + "</b> — " +
+             Escape(chart.note) + ".</p>\n";
+      continue;
+    }
+    out += "<figure class=\"chart\" id=\"chart-" + chart.id + "\" data-chart=\"" + chart.id + "\"><figcaption>" +
+           Escape(chart.title) + "</figcaption>" + chart.svg +
+           (chart.note.empty() ? "" : "<p class=\"note\">" + Escape(chart.note) + ".</p>") + "</figure>\n";
+  }
+  return out;
+}
+
+std::string SuiteTablesSection(const Json &report) {
+  const std::vector<SubjectCounts> rows = CountsBySubject(report);
+  std::string out = "<h2 id=\"suites\">Results per suite</h2>\n";
+  for (const char *suite : {"rt", "op", "ccl"}) {
+    std::string table;
+    for (const SubjectCounts &row : rows) {
+      if (row.suite != suite) continue;
+      table += "<tr>" + Cell(row.subject) + Cell(row.mode) + NumberCell(std::to_string(row.total));
+      for (const char *status : kStatusOrder) {
+        const auto found = row.counts.find(status);
+        const int count = found == row.counts.end() ? 0 : found->second;
+        table += "<td class=\"num" + std::string(count > 0 && std::string(status) != "pass" ? std::string(" ") + status : "") +
+                 "\">" + (count ? std::to_string(count) : "") + "</td>";
+      }
+      table += NumberCell(FormatMilliseconds(row.duration_ms)) + "</tr>";
+    }
+    if (table.empty()) continue;
+    out += std::string("<h3 id=\"suite-") + suite + "\">" + suite + "</h3>\n<table class=\"suite\"><tr><th>subject</th><th>mode</th><th>total</th>";
+    for (const char *status : kStatusOrder) out += std::string("<th>") + status + "</th>";
+    out += "<th>time</th></tr>" + table + "</table>\n";
+  }
+  return out;
+}
+
+std::string PerfSection(const Json &report) {
+  std::string rows;
+  for (const Json &result : report["results"]) {
+    if (result.value("mode", "") != "perf") continue;
+    const TimingFigures timing = TimingOf(result);
+    const std::optional<Throughput> throughput = HeadlineThroughput(result);
+    const std::string status = result.value("status", "");
+    rows += "<tr><td><code>" + Escape(result.value("id", "")) + "</code></td>" + Cell(status, status) +
+            NumberCell(throughput ? FormatNumber(throughput->value) + " " + throughput->unit : "–") +
+            NumberCell(OptionalNumber(timing.median_ms)) + NumberCell(OptionalNumber(timing.p10_ms)) +
+            NumberCell(OptionalNumber(timing.p90_ms)) +
+            NumberCell(timing.cv ? FormatNumber(*timing.cv * 100, 2) + "%" : "–") +
+            NumberCell(timing.samples ? std::to_string(timing.samples) : "–") + "</tr>";
+  }
+  if (rows.empty()) return "";
+  return "<h2 id=\"perf\">Performance cases</h2>\n<table class=\"perf\"><tr><th>id</th><th>status</th><th>throughput</th>"
+         "<th>median ms</th><th>p10 ms</th><th>p90 ms</th><th>cv</th><th>samples</th></tr>" + rows + "</table>\n";
+}
+
+std::string PeaksSection(const Json &report) {
+  if (!report.contains("roofline")) return "";
+  const Json &roofline = report["roofline"];
+  std::string out = "<h2 id=\"peaks\">Roofline peaks (" + Escape(roofline.value("device", "")) + ")</h2>\n"
+                    "<table class=\"peaks\"><tr><th>peak</th><th>value</th><th>source</th><th>case or part</th></tr>";
+  for (const Json &peak : roofline["peaks"]) {
+    const std::string unit = peak.value("unit", "") == "gflops" ? "GFLOP/s" : "GB/s";
+    const std::string origin = peak.contains("case_id") ? peak.value("case_id", "") : peak.value("part", "");
+    out += "<tr>" + Cell(peak.value("name", "")) + NumberCell(FormatNumber(peak.value("value", 0.0)) + " " + unit) +
+           Cell(peak.value("source", "")) + "<td><code>" + Escape(origin) + "</code></td></tr>";
+  }
+  return out + "</table>\n";
+}
+
+std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
+  std::string out;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const BenchmarkFile &file = files[i];
+    std::vector<std::string> counters;
+    for (const BenchmarkRow &row : file.rows) {
+      for (const auto &counter : row.counters) {
+        if (std::find(counters.begin(), counters.end(), counter.first) == counters.end()) counters.push_back(counter.first);
+      }
+    }
+    out += "<h2 id=\"benchmark-" + std::to_string(i + 1) + "\">Google Benchmark: " + Escape(file.path) + "</h2>\n";
+    std::string context;
+    for (const char *key : {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "library_build_type"}) {
+      const auto found = file.context.find(key);
+      if (found != file.context.end()) context += (context.empty() ? "" : "; ") + std::string(key) + " " + found->second;
+    }
+    if (!context.empty()) out += "<p>" + Escape(context) + "</p>\n";
+    out += "<table class=\"benchmark\"><tr><th>name</th><th>real time</th><th>cpu time</th><th>iterations</th>";
+    for (const std::string &counter : counters) out += "<th>" + Escape(counter) + "</th>";
+    out += "</tr>";
+    for (const BenchmarkRow &row : file.rows) {
+      out += "<tr><td><code>" + Escape(row.name) + "</code>" +
+             (row.error.empty() ? "" : "<br><span class=\"fail\">" + Escape(row.error) + "</span>") + "</td>" +
+             NumberCell(FormatNumber(row.real_time) + " " + row.time_unit) +
+             NumberCell(FormatNumber(row.cpu_time) + " " + row.time_unit) + NumberCell(FormatNumber(row.iterations, 6));
+      for (const std::string &counter : counters) {
+        const auto found = row.counters.find(counter);
+        out += NumberCell(found == row.counters.end() ? "" : FormatNumber(found->second));
+      }
+      out += "</tr>";
+    }
+    out += "</table>\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string RenderHtmlReport(const Json &report, const std::vector<BenchmarkFile> &benchmarks) {
+  std::string body = HeaderSection(report) + SummarySection(report) + ExpectationsSection(report) +
+                     FailuresSection(report) + OtherNonPassingSection(report) + ChartsSection(report) +
+                     SuiteTablesSection(report) + PerfSection(report) + PeaksSection(report) +
+                     BenchmarksSection(benchmarks);
+  body += "<script>" + std::string(kCheckScript) + "</script>";
+  return HtmlPage("infinicts report: " + report["backend"].value("device_type", "") + " (" +
+                      report["run"].value("started", "") + ")",
+                  body);
+}
+
+}  // namespace infinicts::render

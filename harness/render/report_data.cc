@@ -1,0 +1,287 @@
+#include "render/report_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "render/number_format.h"
+
+namespace infinicts::render {
+namespace {
+
+double Quantile(std::vector<double> sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double position = q * (sorted.size() - 1);
+  const size_t below = static_cast<size_t>(std::floor(position));
+  const size_t above = std::min(sorted.size() - 1, below + 1);
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+}
+
+bool IsPerf(const Json &result, const char *suite) {
+  return result.value("mode", "") == "perf" && result.value("suite", "") == suite;
+}
+
+// Index of the series with this label, appended when new (keeps first-seen order).
+SeriesData &SeriesFor(std::vector<SeriesData> *series, const std::string &label) {
+  for (SeriesData &existing : *series) {
+    if (existing.label == label) return existing;
+  }
+  series->push_back({label, {}, {}});
+  return series->back();
+}
+
+// Seconds since 1970 of "YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)".
+std::optional<double> EpochSeconds(const std::string &timestamp) {
+  int year, month, day, hour, minute;
+  double second;
+  if (std::sscanf(timestamp.c_str(), "%d-%d-%dT%d:%d:%lf", &year, &month, &day, &hour, &minute, &second) != 6) {
+    return std::nullopt;
+  }
+  // Days from civil date (proleptic Gregorian), Howard Hinnant's well-known formula.
+  year -= month <= 2;
+  const int era = (year >= 0 ? year : year - 399) / 400;
+  const int year_of_era = year - era * 400;
+  const int day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  const double days = era * 146097.0 + day_of_era - 719468;
+  double seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+  const size_t zone = timestamp.find_first_of("+-", 19);
+  if (zone != std::string::npos) {
+    int zone_hours = 0, zone_minutes = 0;
+    std::sscanf(timestamp.c_str() + zone + 1, "%d:%d", &zone_hours, &zone_minutes);
+    const double offset = zone_hours * 3600.0 + zone_minutes * 60.0;
+    seconds += timestamp[zone] == '+' ? -offset : offset;
+  }
+  return seconds;
+}
+
+}  // namespace
+
+IdParts SplitId(const std::string &id) {
+  IdParts parts;
+  const size_t slash = id.find('/');
+  const std::string head = id.substr(0, slash);
+  parts.rest = slash == std::string::npos ? "" : id.substr(slash + 1);
+  const size_t first_dot = head.find('.');
+  const size_t last_dot = head.rfind('.');
+  parts.suite = head.substr(0, first_dot);
+  if (first_dot != std::string::npos && last_dot > first_dot) {
+    parts.subject = head.substr(first_dot + 1, last_dot - first_dot - 1);
+    parts.mode = head.substr(last_dot + 1);
+  }
+  return parts;
+}
+
+std::optional<double> NumberAt(const Json &object, const std::string &key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  const double value = found->get<double>();
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+std::string ParamText(const Json &params, const std::string &key) {
+  if (!params.is_object()) return "";
+  const auto found = params.find(key);
+  if (found == params.end()) return "";
+  return found->is_string() ? found->get<std::string>() : found->dump();
+}
+
+int StatusSeverity(const std::string &status) {
+  static const char *const kBestToWorst[] = {"pass", "skip", "unsupported", "xfail", "fail", "timeout", "crash"};
+  for (int i = 0; i < 7; ++i) {
+    if (status == kBestToWorst[i]) return i;
+  }
+  return 0;
+}
+
+bool IsFailureStatus(const std::string &status) {
+  return status == "fail" || status == "crash" || status == "timeout";
+}
+
+TimingFigures TimingOf(const Json &result) {
+  TimingFigures figures;
+  const Json &metrics = result.contains("metrics") ? result["metrics"] : Json::object();
+  figures.median_ms = NumberAt(metrics, "time_ms_median");
+  figures.p10_ms = NumberAt(metrics, "time_ms_p10");
+  figures.p90_ms = NumberAt(metrics, "time_ms_p90");
+  figures.cv = NumberAt(metrics, "time_cv");
+  std::vector<double> samples;
+  if (result.contains("timing") && result["timing"].contains("samples_ms")) {
+    for (const Json &sample : result["timing"]["samples_ms"]) {
+      if (sample.is_number()) samples.push_back(sample.get<double>());
+    }
+  }
+  figures.samples = samples.size();
+  if (samples.empty()) return figures;
+  std::sort(samples.begin(), samples.end());
+  if (!figures.median_ms) figures.median_ms = Quantile(samples, 0.5);
+  if (!figures.p10_ms) figures.p10_ms = Quantile(samples, 0.1);
+  if (!figures.p90_ms) figures.p90_ms = Quantile(samples, 0.9);
+  if (!figures.cv) {
+    double mean = 0;
+    for (double sample : samples) mean += sample;
+    mean /= samples.size();
+    double variance = 0;
+    for (double sample : samples) variance += (sample - mean) * (sample - mean);
+    variance /= samples.size();
+    if (mean > 0) figures.cv = std::sqrt(variance) / mean;
+  }
+  return figures;
+}
+
+std::optional<Throughput> HeadlineThroughput(const Json &result) {
+  const Json &metrics = result.contains("metrics") ? result["metrics"] : Json::object();
+  const std::optional<double> gflops = NumberAt(metrics, "gflops");
+  const std::optional<double> flops = NumberAt(metrics, "flops");
+  if (gflops && *gflops > 0 && (!flops || *flops > 0)) return Throughput{*gflops, "GFLOP/s"};
+  if (auto busbw = NumberAt(metrics, "busbw_gbytes_per_s")) return Throughput{*busbw, "busbw GB/s"};
+  if (auto bandwidth = NumberAt(metrics, "gbytes_per_s")) return Throughput{*bandwidth, "GB/s"};
+  return std::nullopt;
+}
+
+std::vector<SeriesData> MemcpyBandwidthSeries(const Json &report) {
+  std::vector<SeriesData> series;
+  for (const Json &result : report["results"]) {
+    if (!IsPerf(result, "rt") || result.value("subject", "") != "memory") continue;
+    const std::optional<double> bytes = NumberAt(result["params"], "bytes");
+    const std::optional<double> bandwidth = NumberAt(result["metrics"], "gbytes_per_s");
+    if (!bytes || !bandwidth) continue;
+    std::string label = ParamText(result["params"], "kind");
+    const std::string host_memory = ParamText(result["params"], "host_memory");
+    if (!host_memory.empty()) label += " (" + host_memory + ")";
+    SeriesData &line = SeriesFor(&series, label.empty() ? "memcpy" : label);
+    line.points.emplace_back(*bytes, *bandwidth);
+    line.ids.push_back(result.value("id", ""));
+  }
+  return series;
+}
+
+std::vector<SeriesData> CollectiveBusbwSeries(const Json &report) {
+  std::vector<const Json *> perf;
+  std::vector<std::string> dtypes;
+  for (const Json &result : report["results"]) {
+    if (!IsPerf(result, "ccl")) continue;
+    if (!NumberAt(result["params"], "bytes") || !NumberAt(result["metrics"], "busbw_gbytes_per_s")) continue;
+    perf.push_back(&result);
+    const std::string dtype = ParamText(result["params"], "dtype");
+    if (std::find(dtypes.begin(), dtypes.end(), dtype) == dtypes.end()) dtypes.push_back(dtype);
+  }
+  std::vector<SeriesData> series;
+  for (const Json *result : perf) {
+    const Json &params = (*result)["params"];
+    std::string label = result->value("subject", "");
+    const std::string ranks = ParamText(params, "ranks");
+    if (!ranks.empty()) label += ", " + ranks + " ranks";
+    if (dtypes.size() > 1) label += ", " + ParamText(params, "dtype");
+    SeriesData &line = SeriesFor(&series, label);
+    line.points.emplace_back(*NumberAt(params, "bytes"), *NumberAt((*result)["metrics"], "busbw_gbytes_per_s"));
+    line.ids.push_back(result->value("id", ""));
+  }
+  return series;
+}
+
+std::vector<SeriesData> RooflinePoints(const Json &report) {
+  std::vector<SeriesData> series;
+  for (const Json &result : report["results"]) {
+    if (!IsPerf(result, "op")) continue;
+    const std::optional<double> intensity = NumberAt(result["metrics"], "arithmetic_intensity_flops_per_byte");
+    const std::optional<double> gflops = NumberAt(result["metrics"], "gflops");
+    if (!intensity || !gflops || *intensity <= 0 || *gflops <= 0) continue;
+    SeriesData &points = SeriesFor(&series, result.value("subject", ""));
+    points.points.emplace_back(*intensity, *gflops);
+    points.ids.push_back(result.value("id", ""));
+  }
+  return series;
+}
+
+std::vector<OpThroughput> OpThroughputs(const Json &report) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, std::string>>> values;
+  std::map<std::pair<std::string, std::string>, std::string> units;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const Json &result : report["results"]) {
+    if (!IsPerf(result, "op") || result.value("status", "") != "pass") continue;
+    const std::optional<Throughput> throughput = HeadlineThroughput(result);
+    if (!throughput) continue;
+    const auto key = std::make_pair(result.value("subject", ""), ParamText(result["params"], "dtype"));
+    if (!values.count(key)) order.push_back(key);
+    // An operator mixing units (GFLOP/s for some shapes only) is ranked by its first unit.
+    if (!units.count(key)) units[key] = throughput->unit;
+    if (units[key] != throughput->unit) continue;
+    values[key].emplace_back(throughput->value, result.value("id", ""));
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<OpThroughput> rows;
+  for (const auto &key : order) {
+    std::vector<std::pair<double, std::string>> &cases = values[key];
+    std::sort(cases.begin(), cases.end());
+    std::vector<double> sorted;
+    for (const auto &entry : cases) sorted.push_back(entry.first);
+    rows.push_back({key.first, key.second, units[key], cases.back().first, Quantile(sorted, 0.5), cases.back().second,
+                    cases.size()});
+  }
+  return rows;
+}
+
+StatusMatrix OpStatusMatrix(const Json &report) {
+  StatusMatrix matrix;
+  for (const Json &result : report["results"]) {
+    const std::string mode = result.value("mode", "");
+    if (result.value("suite", "") != "op" || (mode != "conformance" && mode != "accuracy")) continue;
+    const std::string op = result.value("subject", "");
+    std::string dtype = ParamText(result["params"], "dtype");
+    if (dtype.empty()) dtype = "any";
+    const std::string status = result.value("status", "");
+    StatusCell &cell = matrix.cells[{op, dtype}];
+    ++cell.counts[status];
+    ++cell.total;
+    if (StatusSeverity(status) > StatusSeverity(cell.worst)) cell.worst = status;
+    if (std::find(matrix.ops.begin(), matrix.ops.end(), op) == matrix.ops.end()) matrix.ops.push_back(op);
+    if (std::find(matrix.dtypes.begin(), matrix.dtypes.end(), dtype) == matrix.dtypes.end()) matrix.dtypes.push_back(dtype);
+  }
+  // "any" last, the dtypes in name order (bf16, f16, f32, f64, i8, …).
+  std::sort(matrix.dtypes.begin(), matrix.dtypes.end(), [](const std::string &a, const std::string &b) {
+    return (a == "any") != (b == "any") ? b == "any" : a < b;
+  });
+  return matrix;
+}
+
+std::vector<SubjectCounts> CountsBySubject(const Json &report) {
+  std::vector<SubjectCounts> rows;
+  std::map<std::string, size_t> index;
+  for (const Json &result : report["results"]) {
+    const std::string suite = result.value("suite", ""), subject = result.value("subject", ""),
+                      mode = result.value("mode", "");
+    const std::string key = suite + "." + subject + "." + mode;
+    auto found = index.find(key);
+    if (found == index.end()) {
+      found = index.emplace(key, rows.size()).first;
+      rows.push_back({suite, subject, mode, {}, 0, 0});
+    }
+    SubjectCounts &row = rows[found->second];
+    ++row.counts[result.value("status", "")];
+    ++row.total;
+    row.duration_ms += NumberAt(result, "duration_ms").value_or(0);
+  }
+  return rows;
+}
+
+std::string RunDuration(const Json &report) {
+  const std::optional<double> started = EpochSeconds(report["run"].value("started", ""));
+  const std::optional<double> finished = EpochSeconds(report["run"].value("finished", ""));
+  if (!started || !finished || *finished < *started) return "";
+  const long long seconds = std::llround(*finished - *started);
+  if (seconds < 60) return std::to_string(seconds) + " s";
+  if (seconds < 3600) return std::to_string(seconds / 60) + " min " + std::to_string(seconds % 60) + " s";
+  return std::to_string(seconds / 3600) + " h " + std::to_string(seconds % 3600 / 60) + " min";
+}
+
+bool JudgesLevels(const Json &report) {
+  for (const Json &mode : report["run"]["modes"]) {
+    if (mode != "perf") return true;
+  }
+  return false;
+}
+
+}  // namespace infinicts::render

@@ -1,0 +1,102 @@
+// Reading the pieces every renderer needs out of a validated report (JSON as
+// LoadReportFile returns it): id parts, numbers, status order, timing figures, and the
+// grouping of perf results into chart series.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace infinicts::render {
+
+using Json = nlohmann::json;
+
+inline const char *const kStatusOrder[] = {"pass", "fail", "crash", "timeout", "unsupported", "skip", "xfail"};
+
+// <suite>.<subject>.<mode>/<rest>: `rest` is the part after the first '/'.
+struct IdParts {
+  std::string suite, subject, mode, rest;
+};
+IdParts SplitId(const std::string &id);
+
+// A number under `key` (null, absent or not a number: nullopt).
+std::optional<double> NumberAt(const Json &object, const std::string &key);
+// A parameter as text: strings bare, anything else as compact JSON; empty when absent.
+std::string ParamText(const Json &params, const std::string &key);
+
+// How bad a status is, for "worst status" colouring: pass 0 … crash 6.
+int StatusSeverity(const std::string &status);
+bool IsFailureStatus(const std::string &status);  // fail, crash, timeout
+
+// Median, p10, p90 and coefficient of variation of a perf case's time: the metrics
+// time_ms_median/p10/p90 and time_cv when the case gives them, else from timing.samples_ms.
+struct TimingFigures {
+  std::optional<double> median_ms, p10_ms, p90_ms, cv;
+  size_t samples = 0;
+};
+TimingFigures TimingOf(const Json &result);
+
+// The headline throughput of a perf case and its unit word (GFLOP/s, GB/s, busbw GB/s).
+struct Throughput {
+  double value = 0;
+  std::string unit;
+};
+std::optional<Throughput> HeadlineThroughput(const Json &result);
+
+// One line of a chart: points (x, y, case id) in insertion order.
+struct SeriesData {
+  std::string label;
+  std::vector<std::pair<double, double>> points;
+  std::vector<std::string> ids;
+};
+
+// rt.memory.perf bandwidth: gbytes_per_s against bytes, one series per kind/host memory.
+std::vector<SeriesData> MemcpyBandwidthSeries(const Json &report);
+// ccl.*.perf: busbw_gbytes_per_s against bytes, one series per collective and rank count
+// (and dtype when the report holds several).
+std::vector<SeriesData> CollectiveBusbwSeries(const Json &report);
+// op.*.perf: arithmetic intensity against GFLOP/s, one series per operator.
+std::vector<SeriesData> RooflinePoints(const Json &report);
+
+// Per operator and dtype, the best and median of the op perf cases' GFLOP/s (or GB/s
+// where the operator does no arithmetic).
+struct OpThroughput {
+  std::string op, dtype, unit;  // unit: "GFLOP/s" or "GB/s"
+  double best = 0, median = 0;
+  std::string best_id;
+  size_t cases = 0;
+};
+std::vector<OpThroughput> OpThroughputs(const Json &report);
+
+// Status counts of the op suite's conformance and accuracy cases per operator × dtype
+// (dtype "any" for cases without params.dtype).
+struct StatusCell {
+  std::map<std::string, int> counts;  // status → count
+  int total = 0;
+  std::string worst = "pass";
+};
+struct StatusMatrix {
+  std::vector<std::string> ops, dtypes;
+  std::map<std::pair<std::string, std::string>, StatusCell> cells;
+};
+StatusMatrix OpStatusMatrix(const Json &report);
+
+// Counts of results per (suite, subject, mode), for the collapsed per-suite tables.
+struct SubjectCounts {
+  std::string suite, subject, mode;
+  std::map<std::string, int> counts;
+  int total = 0;
+  double duration_ms = 0;
+};
+std::vector<SubjectCounts> CountsBySubject(const Json &report);
+
+// "6 min 5 s" from the run's started/finished timestamps, or empty when unreadable.
+std::string RunDuration(const Json &report);
+// Levels are a conformance verdict: a run of perf cases alone does not judge them.
+bool JudgesLevels(const Json &report);
+inline constexpr const char *kLevelsNotJudged = "not judged: the run had no conformance or accuracy cases";
+
+}  // namespace infinicts::render

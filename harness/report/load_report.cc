@@ -1,0 +1,40 @@
+#include "report/load_report.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "report/report_schema.h"
+
+namespace infinicts::report {
+namespace {
+
+constexpr size_t kViolationsShown = 5;
+
+}  // namespace
+
+bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string *error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot be read";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json parsed = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    *error = path + ": not JSON (a report from `infinicts run` is a JSON object)";
+    return false;
+  }
+  std::vector<SchemaViolation> violations = ValidateReport(parsed);
+  if (!violations.empty()) {
+    const size_t total = violations.size();
+    if (total > kViolationsShown) violations.resize(kViolationsShown);
+    *error = path + ": not a valid infinicts report (" + std::to_string(total) + " schema violation" +
+             (total == 1 ? "" : "s") + "):\n" + FormatViolations(violations);
+    return false;
+  }
+  *report = std::move(parsed);
+  return true;
+}
+
+}  // namespace infinicts::report

@@ -1,0 +1,42 @@
+// Mode perf of the collectives: AllReduce (SUM, F32 and BF16), AllGather,
+// ReduceScatter (SUM) and Broadcast (root 0) in F32, on 2 ranks and on every device
+// under test, from 1 KiB to 64 MiB (1 GiB in the full profile), reported as nccl-tests
+// does (time, algbw, busbw; perf_shape.h says how sizes are counted).
+#include "perf_bench.h"
+
+namespace infinicts::ccl_cases {
+namespace {
+
+class AllReducePerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(AllReducePerf, bandwidth, "all_reduce", "CCL-AR-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
+  RunCollectivePerf(GetParam());
+}
+
+class AllGatherPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(AllGatherPerf, bandwidth, "all_gather", "CCL-AG-1", "CCL-ORDER-3", "CCL-ORDER-5") {
+  RunCollectivePerf(GetParam());
+}
+
+class ReduceScatterPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(ReduceScatterPerf, bandwidth, "reduce_scatter", "CCL-RS-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
+  RunCollectivePerf(GetParam());
+}
+
+class BroadcastPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(BroadcastPerf, bandwidth, "broadcast", "CCL-BC-1", "CCL-ORDER-3", "CCL-ORDER-5") {
+  RunCollectivePerf(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(perf, AllReducePerf,
+                         testing::ValuesIn(PerfMatrix(PerfCollective::kAllReduce, {INFINI_DTYPE_F32, INFINI_DTYPE_BF16})),
+                         cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(perf, AllGatherPerf, testing::ValuesIn(PerfMatrix(PerfCollective::kAllGather, {INFINI_DTYPE_F32})),
+                         cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(perf, ReduceScatterPerf,
+                         testing::ValuesIn(PerfMatrix(PerfCollective::kReduceScatter, {INFINI_DTYPE_F32})),
+                         cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(perf, BroadcastPerf, testing::ValuesIn(PerfMatrix(PerfCollective::kBroadcast, {INFINI_DTYPE_F32})),
+                         cts::NameFromParam());
+
+}  // namespace
+}  // namespace infinicts::ccl_cases

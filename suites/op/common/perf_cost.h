@@ -1,0 +1,65 @@
+// The work a perf case's call does, from which its rates are computed: gflops = flops /
+// time, gbytes_per_s = bytes / time. Every formula lives here and in docs/spec/op.md
+// ("Performance"); the operator files only pick one.
+//
+// Bytes are the traffic of an ideal kernel: every element of every tensor it must touch
+// read once (inputs) or written once (outputs). Caches may make a real kernel move fewer
+// (a broadcast weight) or more (a reread row): the figure is a rate against this count.
+//
+// Flops count additions, multiplications, comparisons and divisions as 1 each, and a
+// transcendental function (exp, erf, sqrt) as 1 too, so an elementwise figure is "elements
+// × the operator's operation count", comparable across backends rather than a hardware
+// FLOP count.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "common/op_case.h"
+
+namespace infinicts::op_cases {
+
+struct PerfCost {
+  double flops = 0;
+  double bytes = 0;
+};
+
+// Operations per output element (per input element for the row reductions).
+namespace perf_flops {
+inline constexpr double kAdd = 1, kSub = 1, kMul = 1;
+inline constexpr double kRelu = 1;            // a compare
+inline constexpr double kClip = 2;            // two compares
+inline constexpr double kSigmoid = 4;         // negate, exp, add, divide
+inline constexpr double kSilu = 5;            // sigmoid, multiply
+inline constexpr double kSwiGLU = 6;          // silu(b), multiply by a
+inline constexpr double kGelu = 5;            // x/√2, erf, add 1, multiply by x, halve
+inline constexpr double kRmsNorm = 4;         // square, accumulate, scale by 1/rms, multiply by w
+inline constexpr double kLayerNorm = 8;       // mean (1), variance (3), standardize (2), weight and bias (2)
+inline constexpr double kSoftmax = 5;         // max, subtract, exp, accumulate, divide (log-softmax: subtract log)
+inline constexpr double kRope = 3;            // two multiplies and an add per output
+inline constexpr double kRandomSample = 4;    // scale by temperature, exp, accumulate, compare
+inline constexpr double kDataMovement = 0;    // rearrange, embedding
+}  // namespace perf_flops
+
+// Every present tensor's elements once (an InOut tensor counts once: beta = 0 never reads it).
+double TensorBytes(const std::vector<TensorSpec> &specs);
+
+// flops_per_element × elements; TensorBytes.
+PerfCost PerElementCost(double flops_per_element, size_t elements, const std::vector<TensorSpec> &specs);
+
+// C (m×n) = A (m×k) · B (k×n): 2·m·n·k flops; TensorBytes.
+PerfCost GemmCost(size_t m, size_t n, size_t k, const std::vector<TensorSpec> &specs);
+
+// 2 · N · C_out · Π output · C_in · Π kernel flops (bias adds not counted); TensorBytes.
+PerfCost ConvCost(size_t batch, size_t in_channels, size_t out_channels, const std::vector<size_t> &output,
+                  const std::vector<size_t> &kernel, const std::vector<TensorSpec> &specs);
+
+// Embedding gathers `tokens` rows: the indices, `tokens` rows of the table read and of the
+// output written (the rest of the vocabulary table is never touched); no flops.
+PerfCost EmbeddingCost(size_t tokens, size_t dim, infiniDtype_t dtype, infiniDtype_t index_dtype);
+
+// RoPE: kRope per element of y; bytes of y, x and pos_ids, and of the sin and cos rows of
+// `positions` distinct positions (the rest of the tables is never touched).
+PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std::vector<TensorSpec> &specs);
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,136 @@
+// The noise-aware verdict of one perf case, from each source of spread.
+#include <gtest/gtest.h>
+
+#include "regression/compare_reports.h"
+#include "regression/perf_verdict.h"
+#include "synthetic_report.h"
+
+namespace infinicts::regression {
+namespace {
+
+using testing::SyntheticReport;
+
+constexpr const char *kCase = "op.add.perf/f32/n_1048576";
+
+// The verdict on kCase between two reports, through the whole comparison.
+PerfChange Judge(const SyntheticReport &base, const SyntheticReport &next, double threshold = 0.05) {
+  const Comparison comparison = CompareReports(base.json(), next.json(), {"base.json", "new.json", threshold});
+  EXPECT_EQ(comparison.perf.size(), 1u);
+  return comparison.perf.empty() ? PerfChange{} : comparison.perf.front();
+}
+
+TEST(Quantile, InterpolatesBetweenClosestRanks) {
+  EXPECT_DOUBLE_EQ(Quantile({4, 1, 3, 2, 5}, 0.5), 3);
+  EXPECT_DOUBLE_EQ(Quantile({1, 2, 3, 4, 5}, 0.1), 1.4);
+  EXPECT_DOUBLE_EQ(Quantile({1, 2, 3, 4, 5}, 0.9), 4.6);
+  EXPECT_DOUBLE_EQ(Quantile({7}, 0.9), 7);
+}
+
+TEST(PerfVerdict, TwiceAsSlowWithTightSpreadIsASlowdown) {
+  const PerfChange change = Judge(SyntheticReport().PerfSamples(kCase, {1.00, 1.01, 0.99, 1.02, 1.00}),
+                                  SyntheticReport().PerfSamples(kCase, {2.00, 2.02, 1.98, 2.01, 2.00}));
+  EXPECT_EQ(change.verdict, PerfVerdict::kSlowdown);
+  EXPECT_NEAR(change.ratio, 2.0, 1e-9);
+  EXPECT_EQ(change.base.source, SpreadSource::kSamples);
+  EXPECT_EQ(change.group, "op.add");
+}
+
+TEST(PerfVerdict, TenPercentWithinOverlappingSpreadIsNoise) {
+  const PerfChange change = Judge(SyntheticReport().PerfPercentiles(kCase, 1.0, 0.8, 1.3),
+                                  SyntheticReport().PerfPercentiles(kCase, 1.1, 0.9, 1.4));
+  EXPECT_EQ(change.verdict, PerfVerdict::kNoise);
+  EXPECT_EQ(change.next.source, SpreadSource::kPercentiles);
+}
+
+TEST(PerfVerdict, AChangeBelowTheThresholdIsUnchangedEvenWithoutOverlap) {
+  // 3 % slower with bands that do not overlap: below the 5 % threshold, no slowdown.
+  const PerfChange change = Judge(SyntheticReport().PerfPercentiles(kCase, 1.00, 0.999, 1.001),
+                                  SyntheticReport().PerfPercentiles(kCase, 1.03, 1.029, 1.031));
+  EXPECT_EQ(change.verdict, PerfVerdict::kUnchanged);
+  // The same pair with a 2 % threshold is a slowdown.
+  EXPECT_EQ(Judge(SyntheticReport().PerfPercentiles(kCase, 1.00, 0.999, 1.001),
+                  SyntheticReport().PerfPercentiles(kCase, 1.03, 1.029, 1.031), 0.02)
+                .verdict,
+            PerfVerdict::kSlowdown);
+}
+
+TEST(PerfVerdict, FasterWithTightSpreadIsASpeedupAndSwappingTheReportsSwapsTheVerdict) {
+  SyntheticReport slow, fast;
+  slow.PerfPercentiles(kCase, 2.0, 1.9, 2.1);
+  fast.PerfPercentiles(kCase, 1.0, 0.95, 1.05);
+  EXPECT_EQ(Judge(slow, fast).verdict, PerfVerdict::kSpeedup);
+  EXPECT_EQ(Judge(fast, slow).verdict, PerfVerdict::kSlowdown);
+}
+
+TEST(PerfVerdict, ASpeedupNeedsItsBandsApartToo) {
+  EXPECT_EQ(Judge(SyntheticReport().PerfPercentiles(kCase, 1.0, 0.7, 1.4),
+                  SyntheticReport().PerfPercentiles(kCase, 0.8, 0.6, 1.1))
+                .verdict,
+            PerfVerdict::kNoise);
+}
+
+TEST(PerfVerdict, SamplesOutrankThePercentileMetrics) {
+  // The metrics claim a wide band; the samples themselves are tight and far apart.
+  SyntheticReport base, next;
+  base.PerfSamples(kCase, {1.0, 1.0, 1.0, 1.0});
+  next.PerfSamples(kCase, {1.5, 1.5, 1.5, 1.5});
+  nlohmann::json base_json = base.json(), next_json = next.json();
+  base_json["results"][0]["metrics"]["time_ms_p10"] = 0.5;
+  base_json["results"][0]["metrics"]["time_ms_p90"] = 2.0;
+  const std::optional<TimeSpread> spread = TimeSpreadOf(base_json["results"][0]);
+  ASSERT_TRUE(spread);
+  EXPECT_EQ(spread->source, SpreadSource::kSamples);
+  EXPECT_DOUBLE_EQ(spread->high_ms, 1.0);
+  EXPECT_EQ(JudgePerf(*spread, *TimeSpreadOf(next_json["results"][0]), 0.05), PerfVerdict::kSlowdown);
+}
+
+TEST(PerfVerdict, TheCvGivesTheBandWhenOnlyTheMedianIsThere) {
+  // median · (1 ± 1.28 cv): 2× with cv 5 % is far outside; 1.3× with cv 30 % is within.
+  EXPECT_EQ(Judge(SyntheticReport().PerfCv(kCase, 1.0, 0.05), SyntheticReport().PerfCv(kCase, 2.0, 0.05)).verdict,
+            PerfVerdict::kSlowdown);
+  const PerfChange noisy =
+      Judge(SyntheticReport().PerfCv(kCase, 1.0, 0.3), SyntheticReport().PerfCv(kCase, 1.3, 0.3));
+  EXPECT_EQ(noisy.verdict, PerfVerdict::kNoise);
+  EXPECT_EQ(noisy.base.source, SpreadSource::kCv);
+  EXPECT_NEAR(noisy.base.high_ms, 1.0 + 1.2816 * 0.3, 1e-9);
+}
+
+TEST(PerfVerdict, AMedianAloneIsJudgedOnTheThreshold) {
+  const PerfChange change = Judge(SyntheticReport().Case(kCase, "pass", {{"time_ms_median", 1.0}}),
+                                  SyntheticReport().Case(kCase, "pass", {{"time_ms_median", 1.2}}));
+  EXPECT_EQ(change.base.source, SpreadSource::kNone);
+  EXPECT_EQ(change.verdict, PerfVerdict::kSlowdown);
+}
+
+TEST(PerfVerdict, CasesWithoutATimeAreCountedNotJudged) {
+  const Comparison comparison =
+      CompareReports(SyntheticReport().Case(kCase, "fail").json(),
+                     SyntheticReport().PerfPercentiles(kCase, 1, 1, 1).json(), {"b", "n", 0.05});
+  EXPECT_TRUE(comparison.perf.empty());
+  EXPECT_EQ(comparison.perf_untimed, 1u);
+}
+
+TEST(PerfSummary, GeometricMeanPerSuiteAndSubject) {
+  SyntheticReport base, next;
+  base.PerfPercentiles("op.add.perf/a", 1.0, 1.0, 1.0).PerfPercentiles("op.add.perf/b", 1.0, 1.0, 1.0);
+  next.PerfPercentiles("op.add.perf/a", 4.0, 4.0, 4.0).PerfPercentiles("op.add.perf/b", 0.25, 0.25, 0.25);
+  base.PerfPercentiles("op.mul.perf/a", 1.0, 1.0, 1.0);
+  next.PerfPercentiles("op.mul.perf/a", 2.0, 2.0, 2.0);
+  const Comparison comparison = CompareReports(base.json(), next.json(), {"b", "n", 0.05});
+  ASSERT_EQ(comparison.perf_groups.size(), 2u);
+  EXPECT_EQ(comparison.perf_groups[0].group, "op.add");
+  EXPECT_NEAR(comparison.perf_groups[0].geomean_ratio, 1.0, 1e-12);
+  EXPECT_EQ(comparison.perf_groups[0].slowdowns, 1u);
+  EXPECT_EQ(comparison.perf_groups[0].speedups, 1u);
+  EXPECT_EQ(comparison.perf_groups[1].group, "op.mul");
+  EXPECT_NEAR(comparison.perf_groups[1].geomean_ratio, 2.0, 1e-12);
+  ASSERT_TRUE(comparison.perf_overall);
+  EXPECT_NEAR(comparison.perf_overall->geomean_ratio, std::cbrt(2.0), 1e-12);
+  // Slowest first.
+  EXPECT_EQ(comparison.perf.front().id, "op.add.perf/a");
+  EXPECT_EQ(comparison.perf.back().id, "op.add.perf/b");
+  EXPECT_EQ(comparison.Regressions(), 2u);
+}
+
+}  // namespace
+}  // namespace infinicts::regression

@@ -1,0 +1,271 @@
+// The HTML, Markdown and JUnit renderers and the Google Benchmark reader, on the
+// synthetic fixtures in tests/render/fixtures (a perf run with every status).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "render/benchmark_file.h"
+#include "render/html_report.h"
+#include "render/junit_report.h"
+#include "render/markdown_report.h"
+#include "render/number_format.h"
+#include "render/report_data.h"
+#include "report/load_report.h"
+#include "xml_check.h"
+
+namespace infinicts::render {
+namespace {
+
+const std::string kFixtures = INFINICTS_RENDER_FIXTURES;
+
+size_t Count(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+Json Fixture() {
+  Json report;
+  std::string error;
+  EXPECT_TRUE(report::LoadReportFile(kFixtures + "/perf_report.json", &report, &error)) << error;
+  return report;
+}
+
+const Json &ResultById(const Json &report, const std::string &id) {
+  for (const Json &result : report["results"]) {
+    if (result["id"] == id) return result;
+  }
+  ADD_FAILURE() << "no result " << id;
+  static const Json none;
+  return none;
+}
+
+BenchmarkFile Benchmarks() {
+  BenchmarkFile file;
+  std::string error;
+  EXPECT_TRUE(LoadBenchmarkFile(kFixtures + "/google_benchmark.json", &file, &error)) << error;
+  return file;
+}
+
+TEST(RenderFixture, ValidatesAgainstTheSchema) {
+  Json report;
+  std::string error;
+  ASSERT_TRUE(report::LoadReportFile(kFixtures + "/perf_report.json", &report, &error)) << error;
+  EXPECT_FALSE(report::LoadReportFile(kFixtures + "/invalid_report.json", &report, &error));
+  EXPECT_NE(error.find("not a valid infinicts report"), std::string::npos) << error;
+}
+
+TEST(HtmlReport, HasEverySectionAndChart) {
+  const std::string html = RenderHtmlReport(Fixture(), {Benchmarks()});
+  EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
+  for (const char *section : {"id=\"header\"", "id=\"summary\"", "id=\"levels\"", "id=\"expectations\"", "id=\"failures\"",
+                              "id=\"not-passed\"", "id=\"charts\"", "id=\"suite-rt\"", "id=\"suite-op\"", "id=\"suite-ccl\"",
+                              "id=\"perf\"", "id=\"peaks\"", "id=\"benchmark-1\""}) {
+    EXPECT_NE(html.find(section), std::string::npos) << section;
+  }
+  for (const char *chart : {"status-matrix", "memcpy-bandwidth", "ccl-busbw", "roofline", "op-throughput", "op-bandwidth"}) {
+    EXPECT_NE(html.find(std::string("<figure class=\"chart\" id=\"chart-") + chart + "\""), std::string::npos) << chart;
+  }
+  EXPECT_EQ(html.find("-missing\""), std::string::npos);  // every chart has data here
+  // Header facts and the levels' reasons.
+  EXPECT_NE(html.find("infinicts 0.1.0 (abc1234)"), std::string::npos);
+  EXPECT_NE(html.find("/opt/vendor/lib/libinfiniccl.so"), std::string::npos);
+  EXPECT_NE(html.find("Example CPU &lt;16 cores&gt;"), std::string::npos);
+  EXPECT_NE(html.find("(3 min 25 s), complete"), std::string::npos);
+  EXPECT_NE(html.find("rt.event: rt.event.conformance/elapsed_time ended unsupported"), std::string::npos);
+  EXPECT_NE(html.find("missing: infinirtEventElapsedTime"), std::string::npos);
+  // Expectations.
+  EXPECT_NE(html.find("ci/expect/cpu.txt"), std::string::npos);
+  EXPECT_NE(html.find("op.gemm.conformance/matches_oracle/f32/case_2"), std::string::npos);
+  // Roofline peaks and the benchmark table (with its counters and error).
+  EXPECT_NE(html.find("compute:f16"), std::string::npos);
+  EXPECT_NE(html.find("21.7 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("BM_GemmOracle/64"), std::string::npos);
+  EXPECT_NE(html.find("gflops_&lt;oracle&gt;"), std::string::npos);
+  EXPECT_NE(html.find("backend missing &lt;infiniopGemm&gt;"), std::string::npos);
+}
+
+TEST(HtmlReport, PerfTableShowsTheTimingFigures) {
+  const Json report = Fixture();
+  const std::string html = RenderHtmlReport(report, {});
+  const Json &copy = ResultById(report, "rt.memory.perf/bandwidth/d2d/device/bytes_268435456");
+  const std::string row_start = "<code>rt.memory.perf/bandwidth/d2d/device/bytes_268435456</code>";
+  const size_t row = html.find(row_start, html.find("id=\"perf\""));
+  ASSERT_NE(row, std::string::npos);
+  const std::string line = html.substr(row, html.find("</tr>", row) - row);
+  for (const char *metric : {"time_ms_median", "time_ms_p10", "time_ms_p90"}) {
+    EXPECT_NE(line.find(">" + FormatNumber(copy["metrics"][metric].get<double>()) + "<"), std::string::npos) << metric;
+  }
+  EXPECT_NE(line.find(FormatNumber(copy["metrics"]["gbytes_per_s"].get<double>()) + " GB/s"), std::string::npos);
+  EXPECT_NE(line.find(FormatNumber(copy["metrics"]["time_cv"].get<double>() * 100, 2) + "%"), std::string::npos);
+}
+
+TEST(HtmlReport, EscapesMessagesAndStaysOffline) {
+  const std::string html = RenderHtmlReport(Fixture(), {Benchmarks()});
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"), std::string::npos);
+  EXPECT_EQ(Count(html, "<script"), 1u);  // only the page's own check script
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find("href="), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(Count(html, "http"), Count(html, "http://www.w3.org/2000/svg"));  // the SVG namespace, not a fetch
+  EXPECT_NE(html.find("dataset.chartsRendered"), std::string::npos);
+}
+
+TEST(HtmlReport, ChartsWithoutDataBecomeNotes) {
+  Json report = Fixture();
+  Json kept = Json::array();
+  for (const Json &result : report["results"]) {
+    if (result["mode"] != "perf") kept.push_back(result);
+  }
+  report["results"] = kept;
+  report.erase("roofline");
+  const std::string html = RenderHtmlReport(report, {});
+  for (const char *chart : {"memcpy-bandwidth", "ccl-busbw", "roofline", "op-throughput"}) {
+    EXPECT_EQ(html.find(std::string("id=\"chart-") + chart + "\""), std::string::npos) << chart;
+    EXPECT_NE(html.find(std::string("id=\"chart-") + chart + "-missing\""), std::string::npos) << chart;
+  }
+  EXPECT_EQ(html.find("op-bandwidth"), std::string::npos);
+  EXPECT_NE(html.find("id=\"chart-status-matrix\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"perf\""), std::string::npos);
+}
+
+TEST(HtmlReport, StatusMatrixCellsCarryTheWorstStatusAndCounts) {
+  const std::string html = RenderHtmlReport(Fixture(), {});
+  const size_t start = html.find("id=\"chart-status-matrix\"");
+  const std::string matrix = html.substr(start, html.find("</figure>", start) - start);
+  // gemm bf16: one of four failed; add f16: one xfail; rms_norm f16: one skip.
+  EXPECT_NE(matrix.find("data-status=\"fail\"><title>gemm bf16: 3 pass, 1 fail</title>"), std::string::npos);
+  EXPECT_NE(matrix.find("data-status=\"xfail\"><title>add f16: 3 pass, 1 xfail</title>"), std::string::npos);
+  EXPECT_NE(matrix.find("data-status=\"skip\"><title>rms_norm f16: 3 pass, 1 skip</title>"), std::string::npos);
+  EXPECT_NE(matrix.find(">3/4</text>"), std::string::npos);
+  EXPECT_NE(matrix.find("handle any"), std::string::npos);
+}
+
+TEST(HtmlReport, StaysSmallForFiveThousandResults) {
+  Json report = Fixture();
+  Json results = Json::array();
+  const char *ops[] = {"gemm", "add", "sub", "mul", "relu", "silu", "gelu", "softmax", "rms_norm", "rope"};
+  for (int i = 0; i < 5000; ++i) {
+    const bool skipped = i % 50 == 0;
+    const std::string op = ops[i % 10];
+    const std::string dtype = i % 3 == 0 ? "f16" : "f32";
+    results.push_back({{"id", "op." + op + ".accuracy/matches_oracle/" + dtype + "/many_" + std::to_string(i)},
+                       {"suite", "op"}, {"subject", op}, {"mode", "accuracy"}, {"clauses", {"OP-1"}},
+                       {"status", skipped ? "skip" : "pass"}, {"message", skipped ? "needs 2 devices; the run has 1" : ""},
+                       {"duration_ms", 0.5}, {"params", {{"dtype", dtype}}}, {"metrics", {{"max_ulp", 0.5}}}});
+  }
+  report["results"] = results;
+  const std::string html = RenderHtmlReport(report, {});
+  // Passing cases are counted, not listed; the 100 skips collapse to one line per operator.
+  EXPECT_EQ(html.find("many_1<"), std::string::npos);
+  EXPECT_LT(html.size(), 200u * 1024) << html.size();
+}
+
+TEST(MarkdownReport, SummaryLevelsFailuresAndPerf) {
+  const std::string md = RenderMarkdownReport(Fixture(), {Benchmarks()});
+  EXPECT_EQ(md.rfind("# infinicts report: cpu", 0), 0u);
+  EXPECT_NE(md.find("| 115 | 107 | 2 | 1 | 1 | 1 | 2 | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("- **minimal**: not reached"), std::string::npos);
+  EXPECT_NE(md.find("## Failures (4)"), std::string::npos);
+  // Worst first: the crash's row comes before the fails, with only its first line.
+  const size_t crash = md.find("| `rt.stream.conformance/synchronize_after_kill` | crash | killed by signal 11 (SIGSEGV) |");
+  ASSERT_NE(crash, std::string::npos) << md;
+  EXPECT_LT(crash, md.find("| `rt.memory.conformance/memcpy/d2h/bytes_4097` | fail |"));
+  EXPECT_EQ(md.find("stderr tail"), std::string::npos);
+  EXPECT_NE(md.find("Also: 2 skip; 1 unsupported; 1 xfail."), std::string::npos);
+  // Perf top lines: gemm f16 at its best, bandwidth at the largest size.
+  EXPECT_NE(md.find("| gemm | f16 | 615 GFLOP/s |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| d2d (device) | 256 MiB | 181 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| all\\_reduce, 4 ranks | 32 MiB |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `BM_HalfToFloat/4096` | 3861 ns |"), std::string::npos) << md;
+  // No HTML: markup characters arrive as text.
+  EXPECT_EQ(md.find('<'), std::string::npos);
+  EXPECT_NE(md.find("&lt;script&gt;"), std::string::npos);
+}
+
+TEST(Renderers, APerfOnlyRunDoesNotJudgeTheLevels) {
+  Json report = Fixture();
+  report["run"]["modes"] = Json::array({"perf"});
+  const std::string md = RenderMarkdownReport(report, {});
+  EXPECT_NE(md.find(std::string("- ") + kLevelsNotJudged), std::string::npos) << md;
+  EXPECT_EQ(md.find("- **minimal**"), std::string::npos);
+  const std::string html = RenderHtmlReport(report, {});
+  EXPECT_NE(html.find(kLevelsNotJudged), std::string::npos);
+  EXPECT_EQ(html.find("<table class=\"levels\">"), std::string::npos);
+}
+
+TEST(MarkdownReport, CellsCannotBreakTheTable) {
+  EXPECT_EQ(MarkdownCell("a|b\nc `d` <e>"), "a\\|b c \\`d\\` &lt;e&gt;");
+}
+
+TEST(JunitReport, WellFormedWithOneSuitePerSuiteAndMode) {
+  const Json report = Fixture();
+  const std::string xml = RenderJunitReport(report);
+  EXPECT_EQ(test::XmlProblem(xml), "") << xml.substr(0, 2000);
+  std::set<std::string> suites;
+  for (const Json &result : report["results"]) suites.insert(result["suite"].get<std::string>() + "." + result["mode"].get<std::string>());
+  EXPECT_EQ(Count(xml, "<testsuite "), suites.size());
+  for (const std::string &suite : suites) EXPECT_NE(xml.find("<testsuite name=\"" + suite + "\""), std::string::npos);
+  EXPECT_EQ(Count(xml, "<testcase "), report["results"].size());
+  EXPECT_EQ(Count(xml, "<failure "), 4u);
+  EXPECT_EQ(Count(xml, "<skipped "), 3u);
+  EXPECT_EQ(Count(xml, "<system-out>xfail:"), 1u);
+  EXPECT_NE(xml.find("<testsuites name=\"infinicts cpu\" tests=\"115\" failures=\"4\" errors=\"0\" skipped=\"3\""),
+            std::string::npos);
+  EXPECT_NE(xml.find("<testcase classname=\"rt.memory.perf\" name=\"bandwidth/d2d/device/bytes_268435456\" time=\"0.120000\"/>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<failure type=\"crash\" message=\"crash: killed by signal 11 (SIGSEGV)\">"), std::string::npos);
+  EXPECT_NE(xml.find("&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt; &amp; more"), std::string::npos);
+  EXPECT_EQ(xml.find("<script"), std::string::npos);
+}
+
+TEST(JunitReport, EscapingKeepsAnyMessageWellFormed) {
+  EXPECT_EQ(XmlEscape("a<b>&\"c'\n\x01"), "a&lt;b&gt;&amp;&quot;c&apos;&#10;");
+  Json report = Fixture();
+  report["results"][0]["status"] = "fail";
+  report["results"][0]["message"] = std::string("]]> </testcase> \x02 &bogus; <!-- \"quoted\"");
+  EXPECT_EQ(test::XmlProblem(RenderJunitReport(report)), "");
+}
+
+TEST(XmlCheck, CatchesWhatIsNotWellFormed) {
+  EXPECT_EQ(test::XmlProblem("<a x=\"1\"><b/>text &amp; &#10;</a>"), "");
+  EXPECT_NE(test::XmlProblem("<a><b></a></b>"), "");
+  EXPECT_NE(test::XmlProblem("<a x=1/>"), "");
+  EXPECT_NE(test::XmlProblem("<a>&nbsp;</a>"), "");
+  EXPECT_NE(test::XmlProblem("<a x=\"<\"/>"), "");
+  EXPECT_NE(test::XmlProblem("<a/><b/>"), "");
+  EXPECT_NE(test::XmlProblem("<a>"), "");
+}
+
+TEST(BenchmarkFile, ReadsRowsCountersAndContext) {
+  const BenchmarkFile file = Benchmarks();
+  ASSERT_EQ(file.rows.size(), 3u);
+  EXPECT_EQ(file.rows[0].name, "BM_HalfToFloat/4096");
+  EXPECT_DOUBLE_EQ(file.rows[0].real_time, 3861.2);
+  EXPECT_EQ(file.rows[0].time_unit, "ns");
+  EXPECT_DOUBLE_EQ(file.rows[0].iterations, 181234);
+  EXPECT_EQ(file.rows[0].counters.size(), 2u);  // bytes_per_second, items_per_second
+  EXPECT_DOUBLE_EQ(file.rows[0].counters.at("bytes_per_second"), 4.2431e9);
+  EXPECT_EQ(file.rows[2].error, "backend missing <infiniopGemm>");
+  EXPECT_EQ(file.context.at("host_name"), "bench-host");
+  EXPECT_EQ(file.context.at("num_cpus"), "16");
+  EXPECT_EQ(file.context.count("caches"), 0u);
+}
+
+TEST(BenchmarkFile, MalformedFilesAreRefusedWithTheReason) {
+  BenchmarkFile file;
+  std::string error;
+  EXPECT_FALSE(LoadBenchmarkFile(kFixtures + "/bad_google_benchmark.json", &file, &error));
+  EXPECT_NE(error.find("bad_google_benchmark.json: benchmarks[0] (BM_NoTimes) has no numeric \"real_time\""),
+            std::string::npos) << error;
+  EXPECT_FALSE(LoadBenchmarkFile(kFixtures + "/perf_report.json", &file, &error));
+  EXPECT_NE(error.find("no \"benchmarks\" array"), std::string::npos) << error;
+  EXPECT_FALSE(LoadBenchmarkFile(kFixtures + "/does_not_exist.json", &file, &error));
+  EXPECT_NE(error.find("cannot be read"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace infinicts::render
