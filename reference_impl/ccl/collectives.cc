@@ -1,8 +1,11 @@
 #include "ccl/collectives.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include <emmintrin.h>
 
 namespace infinicts::ref::ccl {
 namespace {
@@ -26,6 +29,12 @@ ElementRange Chunk(size_t count, int nranks, int rank) {
   return {begin, end};
 }
 
+// AllReduce reduces this many bytes at a time into a per-worker block that stays in L1/L2
+// while it is copied out to every receive buffer.
+constexpr size_t kBlockBytes = 16 * 1024;
+// Receive buffers at least this large are written with streaming stores.
+constexpr size_t kStreamingBytes = 8 * 1024 * 1024;
+
 const char *Bytes(const void *pointer) { return static_cast<const char *>(pointer); }
 char *Bytes(void *pointer) { return static_cast<char *>(pointer); }
 
@@ -33,6 +42,24 @@ char *Bytes(void *pointer) { return static_cast<char *>(pointer); }
 // overlapping buffers that are not exactly in place.
 void Copy(void *dst, const void *src, size_t bytes) {
   if (dst != src && bytes > 0) std::memmove(dst, src, bytes);
+}
+
+// Writes a reduced block to a receive buffer nobody reads again in this collective. With
+// `streaming`, 16-byte-aligned destinations get streaming stores, which skip the read-for-ownership of
+// the destination lines and leave the caches to the source buffers.
+void CopyOut(char *dst, const unsigned char *block, size_t bytes, bool streaming) {
+  size_t done = 0;
+  if (streaming && (reinterpret_cast<uintptr_t>(dst) & 15) == 0) {
+    for (; done + 64 <= bytes; done += 64) {
+      const __m128i *from = reinterpret_cast<const __m128i *>(block + done);
+      __m128i *to = reinterpret_cast<__m128i *>(dst + done);
+      _mm_stream_si128(to, _mm_loadu_si128(from));
+      _mm_stream_si128(to + 1, _mm_loadu_si128(from + 1));
+      _mm_stream_si128(to + 2, _mm_loadu_si128(from + 2));
+      _mm_stream_si128(to + 3, _mm_loadu_si128(from + 3));
+    }
+  }
+  if (done < bytes) std::memcpy(dst + done, block + done, bytes - done);
 }
 
 // Every rank's send buffer, offset by `byte_offset`.
@@ -50,24 +77,29 @@ void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, si
   const int nranks = meeting.nranks();
   meeting.Arrive(rank, mine);
 
-  // Reduce-scatter: my chunk of everyone's send buffer into my receive buffer. In place,
-  // only I read or write my chunk of my own buffer in this phase.
+  // One pass: each element is reduced once, by the rank owning its chunk, and written
+  // straight into every rank's receive buffer. Only this rank touches its chunk of any
+  // buffer, and a block's inputs are all read into `block` before any receive buffer gets
+  // the result, so a receive buffer may alias its send buffer.
   const ElementRange own = Chunk(count, nranks, rank);
-  if (own.end > own.begin) {
-    const std::vector<const void *> sources = SendsAt(meeting, own.begin * element_size);
-    reduce(sources.data(), nranks, Bytes(mine.recv) + own.begin * element_size, own.end - own.begin, nranks);
+  const size_t block_elements = std::max<size_t>(1, kBlockBytes / element_size);
+  // Results larger than the caches bypass them; smaller ones stay cached for their reader.
+  const bool streaming = count * element_size >= kStreamingBytes;
+  // On the heap: a library loaded with dlopen has little static TLS room.
+  static thread_local std::vector<uint64_t> block_storage(kBlockBytes / sizeof(uint64_t));
+  unsigned char *block = reinterpret_cast<unsigned char *>(block_storage.data());
+  std::vector<const void *> sources(static_cast<size_t>(nranks));
+  for (size_t begin = own.begin; begin < own.end; begin += block_elements) {
+    const size_t n = std::min(block_elements, own.end - begin);
+    const size_t offset = begin * element_size;
+    for (int q = 0; q < nranks; ++q) sources[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).send) + offset;
+    reduce(sources.data(), nranks, block, n, nranks);
+    for (int q = 0; q < nranks; ++q)
+      CopyOut(Bytes(meeting.buffers(q).recv) + offset, block, n * element_size, streaming);
   }
-  // All-gather may overwrite send buffers (in place) only after every rank reduced.
-  meeting.Synchronize();
-
-  for (int q = 0; q < nranks; ++q) {
-    if (q == rank) continue;
-    const ElementRange theirs = Chunk(count, nranks, q);
-    const size_t offset = theirs.begin * element_size;
-    Copy(Bytes(mine.recv) + offset, Bytes(meeting.buffers(q).recv) + offset,
-         (theirs.end - theirs.begin) * element_size);
-  }
-  // My reduced chunk must stay until every rank has copied it.
+  // Streaming stores are weakly ordered: complete them before the others may read.
+  if (streaming) _mm_sfence();
+  // No rank may reuse its buffers while another still reads or writes them.
   meeting.Synchronize();
 }
 

@@ -15,8 +15,10 @@
 
 namespace infinicts::ref::ccl {
 
-// Chunked reduce-scatter + all-gather: rank r reduces chunk r of every rank's send buffer
-// into its own receive buffer, then every rank copies the other ranks' reduced chunks.
+// One pass: rank r reduces chunk r of every rank's send buffer, a cache-sized block at a
+// time, and writes each block straight into every rank's receive buffer. Every element is
+// read n times and written n times, the least traffic shared memory allows, and reduced
+// once in rank order, so every rank's copy is bit-identical.
 void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size,
                   ReduceFunction reduce);
 

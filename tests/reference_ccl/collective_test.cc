@@ -156,6 +156,12 @@ TEST_F(AllReduceTest, LargeCountsFromOneThreadAndThreadPerRank) {
   CheckAllReduce(All(), INFINI_DTYPE_F16, INFINICCL_PROD, 1, false, Driving::kThreadPerRank);
 }
 
+// Past 8 MiB per buffer the results are written with streaming stores; in place, and a
+// count whose chunks end off a 64-byte boundary.
+TEST_F(AllReduceTest, BuffersLargerThanTheCachesInPlace) {
+  CheckAllReduce(All(), INFINI_DTYPE_F32, INFINICCL_SUM, (size_t{3} << 20) + 5, true, Driving::kThreadPerRank);
+}
+
 TEST_F(AllReduceTest, HalfPrecisionIsReducedInF32AndRoundedOnce) {
   // 2048 + 1 + 1 + 1: folded in F16 each addition would round back to 2048. In F32 the
   // sum is 2051, which rounds (tie, to even) to 2052; the average 512.75 rounds to 513.

@@ -67,6 +67,24 @@ TEST_F(GatherSampleTest, RearrangeTransposesAcrossSeveralTiles) {
   EXPECT_OK(infiniopDestroyRearrangeDescriptor(desc));
 }
 
+// The transposed path with a third dim between the two unit-stride ones, 8-byte elements
+// (a smaller tile edge) and partial tiles on both edges.
+TEST_F(GatherSampleTest, RearrangeTransposesWithAnOuterDimBetween) {
+  const size_t rows = 45, batch = 3, cols = 70;
+  Tensor src({rows, batch, cols}, INFINI_DTYPE_I64);
+  Tensor dst({rows, batch, cols}, INFINI_DTYPE_I64,
+             {1, static_cast<ptrdiff_t>(rows * cols), static_cast<ptrdiff_t>(rows)});
+  std::vector<double> values(rows * batch * cols);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i);
+  src.Upload(values);
+  infiniopRearrangeDescriptor_t desc = nullptr;
+  ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &desc, dst.desc(), src.desc()));
+  ASSERT_OK(infiniopRearrange(desc, dst.data(), src.data(), stream_));
+  Sync();
+  ExpectNear(dst.Download(), values, 0);
+  EXPECT_OK(infiniopDestroyRearrangeDescriptor(desc));
+}
+
 TEST_F(GatherSampleTest, EmbeddingGathersRows) {
   Tensor weight({4, 2}, INFINI_DTYPE_BF16), input({2, 2}, INFINI_DTYPE_I64), output({2, 2, 2}, INFINI_DTYPE_BF16);
   weight.Upload({0, 1, 10, 11, 20, 21, 30, 31});

@@ -7,10 +7,12 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "core/api.h"
 #include "core/dtype.h"
+#include "core/simd.h"
 #include "core/strided_loop.h"
 
 namespace infinicts::ref::op {
@@ -42,15 +44,80 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
   return INFINI_STATUS_SUCCESS;
 }
 
+// Whether F has a vector kernel over F32 arrays: static void Block(in, out, n).
+template <class F, class = void>
+struct HasBlockKernel : std::false_type {};
+template <class F>
+struct HasBlockKernel<F, std::void_t<decltype(&F::Block)>> : std::true_type {};
+
+// Whether contiguous runs of T may go through F32 blocks and the vector kernels: F16 and
+// F32 (F32 takes them when F has a vector kernel or the output streams, see below).
+template <class T>
+constexpr bool kBlockedPath = std::is_same_v<T, f16_t> || std::is_same_v<T, float>;
+
+// Outputs of at least this many bytes are written with non-temporal stores: far larger
+// than the caches, they would only evict what the inputs need, and a plain store reads
+// every output line before writing it.
+constexpr size_t kStreamingOutputBytes = size_t(8) << 20;
+
+// A contiguous run, a block at a time: inputs converted to F32 (F16) or used in place
+// (F32), F's vector kernel or its scalar form on the block, the block converted back
+// (F16) or copied out with streaming stores (`streaming`). In place (y == an input) is
+// safe: a block is read whole before it is written.
+template <class T, class F, size_t NumIn, size_t... K>
+void RunContiguousBlocks(const F &f, T *y, const std::array<const T *, NumIn> &x, size_t count, bool streaming,
+                         std::index_sequence<K...>) {
+  constexpr size_t kBlock = 1024;
+  alignas(32) float inputs[NumIn][kBlock];
+  alignas(32) float output[kBlock];
+  for (size_t begin = 0; begin < count; begin += kBlock) {
+    const size_t n = std::min(kBlock, count - begin);
+    std::array<const float *, NumIn> in;
+    float *out = output;
+    if constexpr (std::is_same_v<T, f16_t>) {
+      for (size_t k = 0; k < NumIn; ++k) {
+        simd::F16ToF32(reinterpret_cast<const uint16_t *>(x[k] + begin), inputs[k], n);
+        in[k] = inputs[k];
+      }
+    } else {
+      for (size_t k = 0; k < NumIn; ++k) in[k] = x[k] + begin;
+      if (!streaming) out = y + begin;
+    }
+    if constexpr (HasBlockKernel<F>::value) {
+      F::Block(in, out, n);
+    } else {
+      for (size_t i = 0; i < n; ++i) out[i] = f(in[K][i]...);
+    }
+    if constexpr (std::is_same_v<T, f16_t>) {
+      uint16_t *bits = reinterpret_cast<uint16_t *>(y + begin);
+      if (streaming) {
+        simd::F32ToF16Streaming(output, bits, n);
+      } else {
+        simd::F32ToF16(output, bits, n);
+      }
+    } else if (streaming) {
+      simd::CopyF32Streaming(output, y + begin, n);
+    }
+  }
+}
+
 template <class T, class F, size_t NumIn, size_t... K>
 void RunElementwiseTyped(const StridedLoop<NumIn + 1> &loop, void *out, const std::array<const void *, NumIn> &in,
                          const F &f, std::index_sequence<K...>) {
+  const bool streaming = loop.numel() * sizeof(T) >= kStreamingOutputBytes;
   loop.ParallelForEachTiled(kElementwiseGrain, [&](const Offsets<NumIn + 1> &offsets,
                                                    const Offsets<NumIn + 1> &steps, size_t count) {
     T *y = static_cast<T *>(out) + offsets[0];
     const std::array<const T *, NumIn> x{(static_cast<const T *>(in[K]) + offsets[K + 1])...};
     bool contiguous = steps[0] == 1;
     for (size_t k = 1; k <= NumIn; ++k) contiguous = contiguous && steps[k] == 1;
+    if constexpr (kBlockedPath<T>) {
+      const bool blocked = std::is_same_v<T, f16_t> || HasBlockKernel<F>::value || streaming;
+      if (contiguous && blocked && simd::Enabled()) {
+        RunContiguousBlocks<T, F, NumIn>(f, y, x, count, streaming, std::index_sequence<K...>{});
+        return;
+      }
+    }
     if (contiguous) {  // a separate loop the compiler can vectorise
       for (size_t i = 0; i < count; ++i) y[i] = Num<T>::Store(f(Num<T>::Load(x[K][i])...));
     } else {

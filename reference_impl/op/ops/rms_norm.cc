@@ -2,10 +2,13 @@
 // w may be F32 (or the other half type) when x and y are F16/BF16.
 #include <cmath>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
 #include "infiniop/ops/rms_norm.h"
+#include "core/simd.h"
 #include "ops/rows.h"
 
 namespace infinicts::ref::op {
@@ -62,7 +65,61 @@ void RunTyped(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
   });
 }
 
+// Contiguous F32 or F16 rows through the vector kernels: the sum of squares in F64, the
+// scaling in F32 (x * scale, then * w), F16 rows via an F32 copy; w as F32 once per call.
+template <class T, class W>
+void RunContiguous(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
+  const size_t length = plan.rows.length;
+  // Large outputs stream out of F32 scratch (see ops/elementwise.h).
+  const bool streaming = plan.rows.rows.numel() * length * sizeof(T) >= (size_t(8) << 20);
+  std::vector<float> weight(length);
+  for (size_t j = 0; j < length; ++j) weight[j] = static_cast<float>(Num<W>::Load(w[j]));
+  ForEachRow(plan.rows, [&](size_t, const Offsets<2> &offsets) {
+    const T *xr = x + offsets[1];
+    T *yr = y + offsets[0];
+    const float *row = reinterpret_cast<const float *>(xr);
+    float *out = reinterpret_cast<float *>(yr);
+    thread_local std::vector<float> scratch;
+    if (scratch.size() < length) scratch.resize(length);
+    if constexpr (std::is_same_v<T, f16_t>) {
+      simd::F16ToF32(reinterpret_cast<const uint16_t *>(xr), scratch.data(), length);
+      row = out = scratch.data();
+    } else if (streaming) {
+      out = scratch.data();
+    }
+    const double mean_square = simd::SumSquares(row, length) / static_cast<double>(length);
+    const float scale = static_cast<float>(1.0 / std::sqrt(mean_square + plan.epsilon));
+    simd::ScaleTimes(row, scale, weight.data(), out, length);
+    if constexpr (std::is_same_v<T, f16_t>) {
+      if (streaming) {
+        simd::F32ToF16Streaming(out, reinterpret_cast<uint16_t *>(yr), length);
+      } else {
+        simd::F32ToF16(out, reinterpret_cast<uint16_t *>(yr), length);
+      }
+    } else if (streaming) {
+      simd::CopyF32Streaming(out, reinterpret_cast<float *>(yr), length);
+    }
+  });
+}
+
 void Run(const RMSNormPlan &plan, void *y, const void *x, const void *w) {
+  const bool contiguous = plan.rows.along[0] == 1 && plan.rows.along[1] == 1 && plan.weight_step == 1;
+  if (contiguous && plan.weight_dtype != INFINI_DTYPE_F64 && simd::Enabled()) {
+    if (plan.dtype == INFINI_DTYPE_F32 || plan.dtype == INFINI_DTYPE_F16) {
+      DispatchFloat(plan.dtype, [&](auto data_tag) {
+        using T = typename decltype(data_tag)::type;
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, f16_t>) {
+          DispatchFloat(plan.weight_dtype, [&](auto weight_tag) {
+            using W = typename decltype(weight_tag)::type;
+            if constexpr (!std::is_same_v<W, double>) {
+              RunContiguous(plan, static_cast<T *>(y), static_cast<const T *>(x), static_cast<const W *>(w));
+            }
+          });
+        }
+      });
+      return;
+    }
+  }
   DispatchFloat(plan.dtype, [&](auto data_tag) {
     using T = typename decltype(data_tag)::type;
     DispatchFloat(plan.weight_dtype, [&](auto weight_tag) {

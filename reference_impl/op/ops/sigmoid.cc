@@ -10,6 +10,8 @@ struct SigmoidFn {
   C operator()(C x) const {
     return C(1) / (C(1) + std::exp(-x));
   }
+  // The vector kernel of the blocked path (ops/elementwise.h).
+  static void Block(const std::array<const float *, 1> &in, float *out, size_t n) { simd::Sigmoid(in[0], out, n); }
 };
 
 using SigmoidDescriptor = ElementwiseDescriptor<OpKind::kSigmoid, 1, SigmoidFn>;

@@ -10,6 +10,8 @@ struct SiluFn {
   C operator()(C x) const {
     return x / (C(1) + std::exp(-x));
   }
+  // The vector kernel of the blocked path (ops/elementwise.h).
+  static void Block(const std::array<const float *, 1> &in, float *out, size_t n) { simd::Silu(in[0], out, n); }
 };
 
 using SiluDescriptor = ElementwiseDescriptor<OpKind::kSilu, 1, SiluFn>;

@@ -5,9 +5,12 @@
 
 #include <cmath>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
+#include "core/simd.h"
 #include "ops/rows.h"
 
 namespace infinicts::ref::op {
@@ -36,6 +39,56 @@ void SoftmaxRow(const T *x, ptrdiff_t x_step, T *y, ptrdiff_t y_step, size_t val
   for (size_t j = valid; j < length; ++j) y[static_cast<ptrdiff_t>(j) * y_step] = StoreDouble<T>(0.0);
 }
 
+// The vector form of SoftmaxRow for contiguous F32 rows (x may be y): F32 arithmetic
+// with the sum in F64; NaN and -Inf rows behave as in SoftmaxRow.
+inline void SoftmaxRowVector(const float *x, float *y, size_t valid, bool log) {
+  const float max = simd::RowMax(x, valid);
+  if (log) {
+    const double sum = simd::ExpShiftedSum(x, max, nullptr, valid);
+    simd::SubtractTwice(x, max, static_cast<float>(std::log(sum)), y, valid);
+  } else {
+    const double sum = simd::ExpShiftedSum(x, max, y, valid);
+    simd::Scale(y, static_cast<float>(1.0 / sum), y, valid);
+  }
+}
+
+// Per-thread F32 scratch of at least n floats, reused across rows and calls.
+inline float *RowScratchF32(size_t n) {
+  thread_local std::vector<float> scratch;
+  if (scratch.size() < n) scratch.resize(n);
+  return scratch.data();
+}
+
+// Outputs of at least this many bytes are written with streaming stores (see
+// ops/elementwise.h): each row is computed in F32 scratch and streamed out.
+constexpr size_t kStreamingRowOutputBytes = size_t(8) << 20;
+
+// A contiguous F32 or F16 row through the vector kernels (F16 via an F32 copy).
+template <class T>
+void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool log, bool streaming) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (streaming) {
+      float *row = RowScratchF32(length);
+      SoftmaxRowVector(x, row, valid, log);
+      for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
+      simd::CopyF32Streaming(row, y, length);
+      return;
+    }
+    SoftmaxRowVector(x, y, valid, log);
+    for (size_t j = valid; j < length; ++j) y[j] = 0.0f;
+  } else {
+    float *row = RowScratchF32(length);
+    simd::F16ToF32(reinterpret_cast<const uint16_t *>(x), row, valid);
+    SoftmaxRowVector(row, row, valid, log);
+    for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
+    if (streaming) {
+      simd::F32ToF16Streaming(row, reinterpret_cast<uint16_t *>(y), length);
+    } else {
+      simd::F32ToF16(row, reinterpret_cast<uint16_t *>(y), length);
+    }
+  }
+}
+
 // y and x: one floating dtype, one shape (for the causal form at least 2-D with
 // total >= seq); y does not overlap itself.
 inline infiniStatus_t CheckSoftmaxPair(const TensorLayout &y, const TensorLayout &x, bool causal) {
@@ -57,6 +110,18 @@ inline void RunSoftmax(const SoftmaxPlan &plan, void *y, const void *x) {
   DispatchFloat(plan.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const size_t total = plan.rows.length;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, f16_t>) {
+      if (plan.rows.along[0] == 1 && plan.rows.along[1] == 1 && simd::Enabled()) {
+        const bool streaming = plan.rows.rows.numel() * total * sizeof(T) >= kStreamingRowOutputBytes;
+        ForEachRow(plan.rows, [&](size_t row, const Offsets<2> &offsets) {
+          size_t valid = total;
+          if (plan.causal_seq_len > 0) valid = total - plan.causal_seq_len + row % plan.causal_seq_len + 1;
+          SoftmaxRowContiguous(static_cast<const T *>(x) + offsets[1], static_cast<T *>(y) + offsets[0], valid, total,
+                               plan.log, streaming);
+        });
+        return;
+      }
+    }
     ForEachRow(plan.rows, [&](size_t row, const Offsets<2> &offsets) {
       size_t valid = total;
       if (plan.causal_seq_len > 0) valid = total - plan.causal_seq_len + row % plan.causal_seq_len + 1;

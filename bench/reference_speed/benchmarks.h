@@ -1,0 +1,42 @@
+// Registration of every benchmark of the run with Google Benchmark; each adds the ratio
+// rows that compare its reference figures with their baselines.
+#ifndef INFINICTS_BENCH_REFERENCE_SPEED_BENCHMARKS_H
+#define INFINICTS_BENCH_REFERENCE_SPEED_BENCHMARKS_H
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ratio_table.h"
+#include "reference_device.h"
+#include "speed_config.h"
+
+namespace infinicts::bench {
+
+// Threads of the reference's operator pool, which sizes itself to the hardware; the
+// memcpy baseline of the operators uses the same number.
+size_t ReferenceThreads();
+
+// Names of the host baselines the ratio rows refer to.
+std::string MemcpyName(size_t threads);
+std::string SgemmName(size_t size);
+
+void RegisterMemcpyBaseline(const SpeedConfig &config, size_t memcpy_threads);
+void RegisterSgemmBaseline(const SpeedConfig &config);
+void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+
+// The "max" statistic over repetitions (of a rate: the best one), which the ratio table reads.
+double MaxOf(const std::vector<double> &values);
+
+// The timing loop of a reference benchmark: each iteration is one call of `enqueue`
+// (which queues the work on `device`'s stream), timed by the stream's events. The
+// rates come from bytes and flops per call.
+void RunReferenceLoop(benchmark::State &state, const ReferenceDevice &device, const std::function<void()> &enqueue,
+                      double bytes_per_call, double flops_per_call);
+
+}  // namespace infinicts::bench
+
+#endif  // INFINICTS_BENCH_REFERENCE_SPEED_BENCHMARKS_H

@@ -1,0 +1,284 @@
+// The reference operators through the InfiniOP interface of libinfiniop.so: Gemm F32,
+// the elementwise operators, Rearrange, RMSNorm and the softmaxes, at large sizes.
+// An operator's bandwidth counts every input read once and the output written once.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benchmarks.h"
+#include "infiniop.h"
+#include "tensors.h"
+
+namespace infinicts::bench {
+namespace {
+
+using Desc = infiniopGemmDescriptor_t;  // every descriptor type is the same pointer type
+
+// Create / workspace / destroy of a descriptor, shared by every operator below.
+struct Descriptor {
+  Desc desc = nullptr;
+  infiniStatus_t (*destroy)(Desc) = nullptr;
+  std::unique_ptr<DeviceBuffer> workspace;
+  size_t workspace_bytes = 0;
+
+  Descriptor(const ReferenceDevice &device, Desc created, infiniStatus_t (*get_workspace)(Desc, size_t *),
+             infiniStatus_t (*destroy_fn)(Desc))
+      : desc(created), destroy(destroy_fn) {
+    Check(get_workspace(desc, &workspace_bytes), "Get...WorkspaceSize");
+    if (workspace_bytes > 0) workspace = std::make_unique<DeviceBuffer>(device, workspace_bytes);
+  }
+  ~Descriptor() { destroy(desc); }
+  void *ws() const { return workspace ? workspace->data() : nullptr; }
+};
+
+std::unique_ptr<DeviceBuffer> Filled(const ReferenceDevice &device, size_t count, infiniDtype_t dtype, unsigned seed) {
+  auto buffer = std::make_unique<DeviceBuffer>(device, count * DtypeBytes(dtype));
+  FillPattern(buffer->data(), count, dtype, seed);
+  return buffer;
+}
+
+std::string ShapeName(const std::vector<size_t> &shape) {
+  std::string name;
+  for (size_t dim : shape) name += (name.empty() ? "" : "x") + std::to_string(dim);
+  return name;
+}
+
+size_t Count(const std::vector<size_t> &shape) {
+  size_t count = 1;
+  for (size_t dim : shape) count *= dim;
+  return count;
+}
+
+struct BinaryOp {
+  const char *name;
+  infiniStatus_t (*create)(infiniopHandle_t, Desc *, infiniopTensorDescriptor_t, infiniopTensorDescriptor_t,
+                           infiniopTensorDescriptor_t);
+  infiniStatus_t (*workspace)(Desc, size_t *);
+  infiniStatus_t (*run)(Desc, void *, size_t, void *, const void *, const void *, void *);
+  infiniStatus_t (*destroy)(Desc);
+};
+
+struct UnaryOp {
+  const char *name;
+  infiniStatus_t (*create)(infiniopHandle_t, Desc *, infiniopTensorDescriptor_t, infiniopTensorDescriptor_t);
+  infiniStatus_t (*workspace)(Desc, size_t *);
+  infiniStatus_t (*run)(Desc, void *, size_t, void *, const void *, void *);
+  infiniStatus_t (*destroy)(Desc);
+};
+
+const BinaryOp kBinaryOps[] = {
+    {"add", infiniopCreateAddDescriptor, infiniopGetAddWorkspaceSize, infiniopAdd, infiniopDestroyAddDescriptor},
+    {"sub", infiniopCreateSubDescriptor, infiniopGetSubWorkspaceSize, infiniopSub, infiniopDestroySubDescriptor},
+    {"mul", infiniopCreateMulDescriptor, infiniopGetMulWorkspaceSize, infiniopMul, infiniopDestroyMulDescriptor},
+    {"swiglu", infiniopCreateSwiGLUDescriptor, infiniopGetSwiGLUWorkspaceSize, infiniopSwiGLU,
+     infiniopDestroySwiGLUDescriptor},
+};
+
+const UnaryOp kUnaryOps[] = {
+    {"relu", infiniopCreateReluDescriptor, infiniopGetReluWorkspaceSize, infiniopRelu, infiniopDestroyReluDescriptor},
+    {"silu", infiniopCreateSiluDescriptor, infiniopGetSiluWorkspaceSize, infiniopSilu, infiniopDestroySiluDescriptor},
+    {"gelu", infiniopCreateGeluDescriptor, infiniopGetGeluWorkspaceSize, infiniopGelu, infiniopDestroyGeluDescriptor},
+    {"sigmoid", infiniopCreateSigmoidDescriptor, infiniopGetSigmoidWorkspaceSize, infiniopSigmoid,
+     infiniopDestroySigmoidDescriptor},
+};
+
+// Softmax and LogSoftmax share a signature (with an axis); CausalSoftmax has none.
+struct AxisSoftmaxOp {
+  const char *name;
+  infiniStatus_t (*create)(infiniopHandle_t, Desc *, infiniopTensorDescriptor_t, infiniopTensorDescriptor_t, int);
+  infiniStatus_t (*workspace)(Desc, size_t *);
+  infiniStatus_t (*run)(Desc, void *, size_t, void *, const void *, void *);
+  infiniStatus_t (*destroy)(Desc);
+};
+
+const AxisSoftmaxOp kAxisSoftmaxOps[] = {
+    {"softmax", infiniopCreateSoftmaxDescriptor, infiniopGetSoftmaxWorkspaceSize, infiniopSoftmax,
+     infiniopDestroySoftmaxDescriptor},
+    {"log_softmax", infiniopCreateLogSoftmaxDescriptor, infiniopGetLogSoftmaxWorkspaceSize, infiniopLogSoftmax,
+     infiniopDestroyLogSoftmaxDescriptor},
+};
+
+void BinaryBenchmark(benchmark::State &state, const BinaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape);
+  const TensorDesc tensor(shape, dtype);
+  Desc created = nullptr;
+  Check(op.create(device.handle(), &created, tensor.get(), tensor.get(), tensor.get()), op.name);
+  const Descriptor desc(device, created, op.workspace, op.destroy);
+  const auto a = Filled(device, count, dtype, 1), b = Filled(device, count, dtype, 2), c = Filled(device, count, dtype, 3);
+  RunReferenceLoop(state, device, [&] {
+    Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, c->data(), a->data(), b->data(), device.stream()), op.name);
+  }, 3.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+}
+
+void UnaryBenchmark(benchmark::State &state, const UnaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape);
+  const TensorDesc tensor(shape, dtype);
+  Desc created = nullptr;
+  Check(op.create(device.handle(), &created, tensor.get(), tensor.get()), op.name);
+  const Descriptor desc(device, created, op.workspace, op.destroy);
+  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  RunReferenceLoop(state, device, [&] {
+    Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()), op.name);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+}
+
+void AxisSoftmaxBenchmark(benchmark::State &state, const AxisSoftmaxOp &op, std::vector<size_t> shape,
+                          infiniDtype_t dtype) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape);
+  const TensorDesc tensor(shape, dtype);
+  Desc created = nullptr;
+  Check(op.create(device.handle(), &created, tensor.get(), tensor.get(), -1), op.name);
+  const Descriptor desc(device, created, op.workspace, op.destroy);
+  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  RunReferenceLoop(state, device, [&] {
+    Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()), op.name);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+}
+
+void CausalSoftmaxBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape);
+  const TensorDesc tensor(shape, dtype);
+  Desc created = nullptr;
+  Check(infiniopCreateCausalSoftmaxDescriptor(device.handle(), &created, tensor.get(), tensor.get()), "causal_softmax");
+  const Descriptor desc(device, created, infiniopGetCausalSoftmaxWorkspaceSize, infiniopDestroyCausalSoftmaxDescriptor);
+  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  RunReferenceLoop(state, device, [&] {
+    Check(infiniopCausalSoftmax(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()),
+          "causal_softmax");
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+}
+
+void RMSNormBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape), length = shape.back();
+  const TensorDesc tensor(shape, dtype), weight({length}, dtype);
+  Desc created = nullptr;
+  Check(infiniopCreateRMSNormDescriptor(device.handle(), &created, tensor.get(), tensor.get(), weight.get(), 1e-6f),
+        "rms_norm");
+  const Descriptor desc(device, created, infiniopGetRMSNormWorkspaceSize, infiniopDestroyRMSNormDescriptor);
+  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2), w = Filled(device, length, dtype, 3);
+  RunReferenceLoop(state, device, [&] {
+    Check(infiniopRMSNorm(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), w->data(),
+                          device.stream()),
+          "rms_norm");
+  }, static_cast<double>((2 * count + length) * DtypeBytes(dtype)), 0);
+}
+
+// A copy between two layouts of a 2-D shape: both row-major, or the source read as the
+// transpose of a row-major (cols, rows) matrix.
+void RearrangeBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype, bool transposed) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const size_t count = Count(shape);
+  const TensorDesc dst(shape, dtype);
+  const std::vector<ptrdiff_t> source_strides =
+      transposed ? std::vector<ptrdiff_t>{1, static_cast<ptrdiff_t>(shape[0])}
+                 : std::vector<ptrdiff_t>{static_cast<ptrdiff_t>(shape[1]), 1};
+  const TensorDesc src(shape, source_strides, dtype);
+  Desc created = nullptr;
+  Check(infiniopCreateRearrangeDescriptor(device.handle(), &created, dst.get(), src.get()), "rearrange");
+  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  RunReferenceLoop(state, device, [&] {
+    Check(infiniopRearrange(created, y->data(), x->data(), device.stream()), "rearrange");
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  infiniopDestroyRearrangeDescriptor(created);
+}
+
+void GemmBenchmark(benchmark::State &state, size_t size) {
+  const ReferenceDevice &device = ReferenceDevice::Get(0);
+  const TensorDesc matrix({size, size}, INFINI_DTYPE_F32);
+  Desc created = nullptr;
+  Check(infiniopCreateGemmDescriptor(device.handle(), &created, matrix.get(), matrix.get(), matrix.get()), "gemm");
+  const Descriptor desc(device, created, infiniopGetGemmWorkspaceSize, infiniopDestroyGemmDescriptor);
+  const auto a = Filled(device, size * size, INFINI_DTYPE_F32, 1), b = Filled(device, size * size, INFINI_DTYPE_F32, 2),
+             c = Filled(device, size * size, INFINI_DTYPE_F32, 3);
+  const double flops = 2.0 * static_cast<double>(size) * static_cast<double>(size) * static_cast<double>(size);
+  RunReferenceLoop(state, device, [&] {
+    Check(infiniopGemm(desc.desc, desc.ws(), desc.workspace_bytes, c->data(), a->data(), b->data(), 1.0f, 0.0f,
+                       device.stream()),
+          "gemm");
+  }, static_cast<double>(3 * size * size * sizeof(float)), flops);
+}
+
+// Registers a reference benchmark under `name` and its ratio row against memcpy.
+void AddBandwidthPair(const SpeedConfig &config, std::vector<RatioRow> *rows, const std::string &name,
+                      const std::string &label, double target, std::function<void(benchmark::State &)> body) {
+  benchmark::RegisterBenchmark(name.c_str(), std::move(body))
+      ->UseManualTime()
+      ->MinTime(config.min_time_s)
+      ->Repetitions(config.repetitions)
+      ->ComputeStatistics("max", MaxOf)
+      ->DisplayAggregatesOnly(config.repetitions > 1)
+      ->Unit(benchmark::kMillisecond);
+  rows->push_back({label, name, MemcpyName(ReferenceThreads()), "bytes_per_second", "bytes_per_second", target});
+}
+
+}  // namespace
+
+void RunReferenceLoop(benchmark::State &state, const ReferenceDevice &device, const std::function<void()> &enqueue,
+                      double bytes_per_call, double flops_per_call) {
+  StreamTimer timer(device);
+  timer.Time(enqueue);  // first touch of every page, warm caches and pool
+  for (auto _ : state) state.SetIterationTime(timer.Time(enqueue));
+  const double calls = static_cast<double>(state.iterations());
+  state.SetBytesProcessed(static_cast<int64_t>(bytes_per_call * calls));
+  if (flops_per_call > 0) {
+    state.counters["flop_per_second"] = benchmark::Counter(flops_per_call * calls, benchmark::Counter::kIsRate);
+  }
+}
+
+void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows) {
+  constexpr double kElementwiseTarget = 0.7, kRowTarget = 0.5, kGemmTarget = 0.9;
+  const size_t size = config.gemm_size;
+  const std::string gemm = "ref/gemm/f32/" + std::to_string(size);
+  benchmark::RegisterBenchmark(gemm.c_str(), [=](benchmark::State &state) { GemmBenchmark(state, size); })
+      ->UseManualTime()
+      ->MinTime(config.min_time_s)
+      ->Repetitions(config.repetitions)
+      ->ComputeStatistics("max", MaxOf)
+      ->DisplayAggregatesOnly(config.repetitions > 1)
+      ->Unit(benchmark::kMillisecond);
+  rows->push_back({"Gemm F32 " + std::to_string(size) + "^3 vs cblas_sgemm", gemm, SgemmName(size), "flop_per_second",
+                   "flop_per_second", kGemmTarget});
+
+  const std::vector<size_t> matrix{config.rows, config.row_length};
+  const std::vector<size_t> causal{config.causal_heads, config.causal_seq, config.causal_seq};
+  for (const infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16}) {
+    const std::string type = DtypeName(dtype);
+    const std::string suffix = "/" + type + "/" + ShapeName(matrix);
+    const std::string upper = type == "f16" ? " F16" : " F32";
+    for (const BinaryOp &op : kBinaryOps) {
+      AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
+                       kElementwiseTarget, [&op, matrix, dtype](benchmark::State &state) {
+                         BinaryBenchmark(state, op, matrix, dtype);
+                       });
+    }
+    for (const UnaryOp &op : kUnaryOps) {
+      AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
+                       kElementwiseTarget, [&op, matrix, dtype](benchmark::State &state) {
+                         UnaryBenchmark(state, op, matrix, dtype);
+                       });
+    }
+    AddBandwidthPair(config, rows, "ref/rearrange" + suffix, "rearrange" + upper + " vs memcpy", kElementwiseTarget,
+                     [matrix, dtype](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, false); });
+    AddBandwidthPair(config, rows, "ref/rearrange_transpose" + suffix, "rearrange transpose" + upper + " vs memcpy",
+                     kElementwiseTarget,
+                     [matrix, dtype](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, true); });
+    AddBandwidthPair(config, rows, "ref/rms_norm" + suffix, "rms_norm" + upper + " vs memcpy", kRowTarget,
+                     [matrix, dtype](benchmark::State &state) { RMSNormBenchmark(state, matrix, dtype); });
+    for (const AxisSoftmaxOp &op : kAxisSoftmaxOps) {
+      AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
+                       kRowTarget, [&op, matrix, dtype](benchmark::State &state) {
+                         AxisSoftmaxBenchmark(state, op, matrix, dtype);
+                       });
+    }
+    AddBandwidthPair(config, rows, "ref/causal_softmax/" + type + "/" + ShapeName(causal),
+                     "causal_softmax" + upper + " vs memcpy", kRowTarget,
+                     [causal, dtype](benchmark::State &state) { CausalSoftmaxBenchmark(state, causal, dtype); });
+  }
+}
+
+}  // namespace infinicts::bench

@@ -1,0 +1,249 @@
+// The vector kernels (core/simd.h) against the portable loops: each operator runs on
+// contiguous tensors (the vector path, on a CPU with AVX2/FMA/F16C) and on a strided
+// layout of the same values (always the portable path). Both must agree to a few F32 ulps
+// or one F16 ulp, Inf for Inf and NaN for NaN. Lengths around the 8-lane width and the
+// 1024-element block test the tails; the values include NaN, +-Inf, +-0 and the edges of
+// exp's range. ctest also runs the whole binary with INFINICTS_REF_SIMD=0.
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+#include "op_test_support.h"
+
+namespace infiniop_test {
+namespace {
+
+const size_t kLengths[] = {1, 7, 8, 9, 31, 1023, 1024, 1025, 2600};
+
+std::vector<double> Values(size_t n, unsigned seed) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double specials[] = {std::nan(""), inf, -inf, 0.0, -0.0, 88.7, -87.5, 100, -104, 11, -11, 1e-3, -1e-3};
+  std::vector<double> values(n);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned h = static_cast<unsigned>((i + seed * 7919u) * 2654435761u) >> 16;
+    values[i] = i < std::size(specials) && seed == 1 ? specials[i] : (h / 65536.0) * 12.0 - 6.0;
+  }
+  return values;
+}
+
+void ExpectAgree(const std::vector<double> &got, const std::vector<double> &want, infiniDtype_t dtype,
+                 const std::string &what) {
+  const bool half = dtype == INFINI_DTYPE_F16;
+  const double rtol = half ? std::ldexp(1.0, -10) : std::ldexp(1.0, -21);  // one F16 ulp; 8 F32 ulps
+  const double atol = half ? std::ldexp(1.0, -24) : 1e-37;
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << what << " at " << i << ": " << got[i];
+    } else if (std::isinf(want[i])) {
+      EXPECT_EQ(got[i], want[i]) << what << " at " << i;
+    } else {
+      EXPECT_NEAR(got[i], want[i], atol + rtol * std::fabs(want[i])) << what << " at " << i;
+    }
+  }
+}
+
+// Layout of n elements: contiguous, or every second element of a larger storage.
+std::vector<ptrdiff_t> Layout(bool strided) { return strided ? std::vector<ptrdiff_t>{2} : std::vector<ptrdiff_t>{}; }
+
+using UnaryCall = std::function<infiniStatus_t(infiniopHandle_t, infiniopTensorDescriptor_t,
+                                               infiniopTensorDescriptor_t, void *, const void *, infinirtStream_t)>;
+
+template <class Create, class Run, class Destroy>
+UnaryCall Unary(Create create, Run run, Destroy destroy) {
+  return [=](infiniopHandle_t handle, infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x, void *yd,
+             const void *xd, infinirtStream_t stream) {
+    infiniopReluDescriptor_t desc = nullptr;
+    infiniStatus_t status = create(handle, &desc, y, x);
+    if (status != INFINI_STATUS_SUCCESS) return status;
+    status = run(desc, nullptr, 0, yd, xd, stream);
+    destroy(desc);
+    return status;
+  };
+}
+
+class VectorPathTest : public OpTest {
+ protected:
+  std::vector<double> RunUnary(const UnaryCall &call, size_t n, infiniDtype_t dtype, bool strided) {
+    Tensor x({n}, dtype, Layout(strided)), y({n}, dtype);
+    x.Upload(Values(n, 1));
+    EXPECT_OK(call(handle_, y.desc(), x.desc(), y.data(), x.data(), stream_));
+    Sync();
+    return y.Download();
+  }
+
+  std::vector<double> RunSwiGLU(size_t n, infiniDtype_t dtype, bool strided) {
+    Tensor a({n}, dtype, Layout(strided)), b({n}, dtype, Layout(strided)), c({n}, dtype);
+    a.Upload(Values(n, 2));
+    b.Upload(Values(n, 1));
+    infiniopSwiGLUDescriptor_t desc = nullptr;
+    EXPECT_OK(infiniopCreateSwiGLUDescriptor(handle_, &desc, c.desc(), a.desc(), b.desc()));
+    EXPECT_OK(infiniopSwiGLU(desc, nullptr, 0, c.data(), a.data(), b.data(), stream_));
+    Sync();
+    EXPECT_OK(infiniopDestroySwiGLUDescriptor(desc));
+    return c.Download();
+  }
+
+  std::vector<double> RunAdd(size_t n, infiniDtype_t dtype, bool strided) {
+    Tensor a({n}, dtype, Layout(strided)), b({n}, dtype, Layout(strided)), c({n}, dtype);
+    a.Upload(Values(n, 1));
+    b.Upload(Values(n, 3));
+    infiniopAddDescriptor_t desc = nullptr;
+    EXPECT_OK(infiniopCreateAddDescriptor(handle_, &desc, c.desc(), a.desc(), b.desc()));
+    EXPECT_OK(infiniopAdd(desc, nullptr, 0, c.data(), a.data(), b.data(), stream_));
+    Sync();
+    EXPECT_OK(infiniopDestroyAddDescriptor(desc));
+    return c.Download();
+  }
+
+  // Softmax-family rows of length n: rows x n row-major, or column-major (rows along a
+  // stride of `rows`, the portable path). causal: (2, rows, n).
+  std::vector<double> RunSoftmax(const std::string &kind, size_t rows, size_t n, infiniDtype_t dtype,
+                                 bool strided) {
+    const bool causal = kind == "causal";
+    const std::vector<size_t> shape = causal ? std::vector<size_t>{2, rows, n} : std::vector<size_t>{rows, n};
+    std::vector<ptrdiff_t> strides;
+    if (strided) {
+      strides = causal ? std::vector<ptrdiff_t>{static_cast<ptrdiff_t>(rows * n), 1, static_cast<ptrdiff_t>(rows)}
+                       : std::vector<ptrdiff_t>{1, static_cast<ptrdiff_t>(rows)};
+    }
+    Tensor x(shape, dtype, strides), y(shape, dtype);
+    x.Upload(Values(x.numel(), kind == "nan" ? 1 : 4));
+    infiniopSoftmaxDescriptor_t desc = nullptr;
+    if (causal) {
+      EXPECT_OK(infiniopCreateCausalSoftmaxDescriptor(handle_, &desc, y.desc(), x.desc()));
+      EXPECT_OK(infiniopCausalSoftmax(desc, nullptr, 0, y.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroyCausalSoftmaxDescriptor(desc));
+    } else if (kind == "log") {
+      EXPECT_OK(infiniopCreateLogSoftmaxDescriptor(handle_, &desc, y.desc(), x.desc(), -1));
+      EXPECT_OK(infiniopLogSoftmax(desc, nullptr, 0, y.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroyLogSoftmaxDescriptor(desc));
+    } else {
+      EXPECT_OK(infiniopCreateSoftmaxDescriptor(handle_, &desc, y.desc(), x.desc(), -1));
+      EXPECT_OK(infiniopSoftmax(desc, nullptr, 0, y.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroySoftmaxDescriptor(desc));
+    }
+    return y.Download();
+  }
+
+  std::vector<double> RunRMSNorm(size_t rows, size_t n, infiniDtype_t dtype, infiniDtype_t weight_dtype,
+                                 bool strided) {
+    std::vector<ptrdiff_t> strides;
+    if (strided) strides = {1, static_cast<ptrdiff_t>(rows)};
+    Tensor x({rows, n}, dtype, strides), y({rows, n}, dtype), w({n}, weight_dtype);
+    x.Upload(Values(rows * n, 4));
+    w.Upload(Values(n, 5));
+    infiniopRMSNormDescriptor_t desc = nullptr;
+    EXPECT_OK(infiniopCreateRMSNormDescriptor(handle_, &desc, y.desc(), x.desc(), w.desc(), 1e-5f));
+    EXPECT_OK(infiniopRMSNorm(desc, nullptr, 0, y.data(), x.data(), w.data(), stream_));
+    Sync();
+    EXPECT_OK(infiniopDestroyRMSNormDescriptor(desc));
+    return y.Download();
+  }
+};
+
+const infiniDtype_t kDtypes[] = {INFINI_DTYPE_F32, INFINI_DTYPE_F16};
+
+std::string Name(const char *op, infiniDtype_t dtype, size_t n) {
+  return std::string(op) + (dtype == INFINI_DTYPE_F16 ? " f16 n=" : " f32 n=") + std::to_string(n);
+}
+
+TEST_F(VectorPathTest, ActivationsAgreeWithThePortableLoop) {
+  const std::pair<const char *, UnaryCall> ops[] = {
+      {"relu", Unary(infiniopCreateReluDescriptor, infiniopRelu, infiniopDestroyReluDescriptor)},
+      {"silu", Unary(infiniopCreateSiluDescriptor, infiniopSilu, infiniopDestroySiluDescriptor)},
+      {"sigmoid", Unary(infiniopCreateSigmoidDescriptor, infiniopSigmoid, infiniopDestroySigmoidDescriptor)},
+      {"gelu", Unary(infiniopCreateGeluDescriptor, infiniopGelu, infiniopDestroyGeluDescriptor)},
+  };
+  for (const auto &[name, call] : ops) {
+    for (const infiniDtype_t dtype : kDtypes) {
+      for (const size_t n : kLengths) {
+        ExpectAgree(RunUnary(call, n, dtype, false), RunUnary(call, n, dtype, true), dtype, Name(name, dtype, n));
+      }
+    }
+  }
+}
+
+TEST_F(VectorPathTest, BinaryOperatorsAgreeWithThePortableLoop) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    for (const size_t n : kLengths) {
+      ExpectAgree(RunSwiGLU(n, dtype, false), RunSwiGLU(n, dtype, true), dtype, Name("swiglu", dtype, n));
+      ExpectAgree(RunAdd(n, dtype, false), RunAdd(n, dtype, true), dtype, Name("add", dtype, n));
+    }
+  }
+}
+
+// Outputs of 8 MiB and more are written with streaming stores; this one also starts one
+// element past an aligned address, so the aligned head and the tail are both taken.
+TEST_F(VectorPathTest, LargeMisalignedOutputsStream) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const size_t n = (dtype == INFINI_DTYPE_F16 ? (size_t{4} << 20) : (size_t{2} << 20)) + 5;
+    Tensor a({n}, dtype), b({n}, dtype, Layout(true)), whole({n + 1}, dtype), portable({n}, dtype);
+    a.Upload(Values(n, 1));
+    infiniopMulDescriptor_t fast = nullptr, slow = nullptr;
+    ASSERT_OK(infiniopCreateMulDescriptor(handle_, &fast, portable.desc(), a.desc(), a.desc()));
+    ASSERT_OK(infiniopCreateMulDescriptor(handle_, &slow, portable.desc(), a.desc(), b.desc()));
+    // fast: a * a, contiguous, into whole[1..n]; slow: a * (a through a strided copy).
+    b.Upload(Values(n, 1));
+    char *shifted = static_cast<char *>(whole.data()) + (dtype == INFINI_DTYPE_F16 ? 2 : 4);
+    ASSERT_OK(infiniopMul(fast, nullptr, 0, shifted, a.data(), a.data(), stream_));
+    ASSERT_OK(infiniopMul(slow, nullptr, 0, portable.data(), a.data(), b.data(), stream_));
+    Sync();
+    std::vector<double> got = whole.Download();
+    got.erase(got.begin());
+    ExpectAgree(got, portable.Download(), dtype, Name("streamed mul", dtype, n));
+    EXPECT_OK(infiniopDestroyMulDescriptor(fast));
+    EXPECT_OK(infiniopDestroyMulDescriptor(slow));
+  }
+}
+
+TEST_F(VectorPathTest, InPlaceSiluMatchesOutOfPlace) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const size_t n = 2600;
+    Tensor x({n}, dtype), y({n}, dtype);
+    x.Upload(Values(n, 1));
+    infiniopSiluDescriptor_t desc = nullptr;
+    ASSERT_OK(infiniopCreateSiluDescriptor(handle_, &desc, y.desc(), x.desc()));
+    ASSERT_OK(infiniopSilu(desc, nullptr, 0, y.data(), x.data(), stream_));
+    ASSERT_OK(infiniopSilu(desc, nullptr, 0, x.data(), x.data(), stream_));
+    Sync();
+    ExpectAgree(x.Download(), y.Download(), dtype, Name("in-place silu", dtype, n));
+    EXPECT_OK(infiniopDestroySiluDescriptor(desc));
+  }
+}
+
+TEST_F(VectorPathTest, SoftmaxesAgreeWithThePortableLoop) {
+  for (const char *kind : {"softmax", "log", "causal", "nan"}) {
+    for (const infiniDtype_t dtype : kDtypes) {
+      for (const size_t n : {size_t{3}, size_t{9}, size_t{100}, size_t{1025}}) {
+        const std::vector<double> fast = RunSoftmax(kind, 3, n, dtype, false);
+        const std::vector<double> portable = RunSoftmax(kind, 3, n, dtype, true);
+        // The vector form computes in F32 (F64 sums): log-softmax near 0 keeps an
+        // absolute error of a few F32 ulps of its inputs' magnitude.
+        if (std::string(kind) == "log" && dtype == INFINI_DTYPE_F32) {
+          for (size_t i = 0; i < fast.size(); ++i) EXPECT_NEAR(fast[i], portable[i], 4e-6) << n << " at " << i;
+        } else {
+          ExpectAgree(fast, portable, dtype, Name(kind, dtype, n));
+        }
+      }
+    }
+  }
+}
+
+TEST_F(VectorPathTest, RMSNormAgreesWithThePortableLoop) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    for (const infiniDtype_t weight : {dtype, INFINI_DTYPE_F32}) {
+      for (const size_t n : {size_t{1}, size_t{9}, size_t{1025}}) {
+        ExpectAgree(RunRMSNorm(3, n, dtype, weight, false), RunRMSNorm(3, n, dtype, weight, true), dtype,
+                    Name("rms_norm", dtype, n));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace infiniop_test
