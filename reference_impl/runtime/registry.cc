@@ -3,6 +3,9 @@
 #include <array>
 
 #include "cpu/cpu_runtime.h"
+#ifdef INFINICTS_REF_WITH_CUDA
+#include "cuda/runtime.h"
+#endif
 
 namespace infinicts::ref {
 namespace {
@@ -18,7 +21,11 @@ struct Table {
   std::array<DeviceRuntime *, INFINI_DEVICE_TYPE_COUNT + 1> present{};
 
   Table() {
-    DeviceRuntime *const candidates[] = {&cpu::Instance()};
+    DeviceRuntime *const candidates[] = {&cpu::Instance()
+#ifdef INFINICTS_REF_WITH_CUDA
+                                         , &cuda::Instance()
+#endif
+    };
     size_t n = 0;
     for (DeviceRuntime *runtime : candidates) {
       if (runtime->DeviceCount() <= 0) continue;

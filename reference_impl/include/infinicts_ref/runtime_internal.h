@@ -35,6 +35,11 @@ __INFINI_C __export infiniStatus_t infinictsRefStreamDevice(infinirtStream_t str
 __INFINI_C __export infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size, infiniDevice_t *type,
                                                              int *device_id);
 
+/* The cudaStream_t (as void *) behind an NVIDIA stream (NULL: the current device's default
+ * stream, cudaStreamLegacy). Only in builds with the CUDA runtime.
+ * cuda_stream NULL -> NULL_POINTER; unknown or non-NVIDIA stream -> BAD_PARAM. */
+__INFINI_C __export infiniStatus_t infinictsRefCudaStream(infinirtStream_t stream, void **cuda_stream);
+
 #ifdef __cplusplus
 #include <functional>
 #include <utility>
