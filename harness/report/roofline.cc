@@ -14,6 +14,10 @@ constexpr const char *kGbytesPerS = "gbytes_per_s";
 constexpr const char *kGflops = "gflops";
 constexpr const char *kMeasured = "measured";
 constexpr const char *kSpecSheet = "spec_sheet";
+// The bandwidth roof is memory traffic (bytes read + bytes written per second), as an
+// operator's bytes and a datasheet's figure count it; a device-to-device copy of S bytes
+// moves 2·S.
+constexpr double kCopyTraffic = 2.0;
 
 std::string ComputeName(const std::string &dtype) { return "compute:" + dtype; }
 
@@ -124,8 +128,8 @@ std::vector<Peak> MeasuredPeaks(const std::vector<CaseResult> &results) {
     if (IsDeviceCopy(result)) {
       if (NumberAt(result.params, "bytes").value_or(0.0) < smallest_copy) continue;
       const auto rate = NumberAt(result.metrics, kGbytesPerS);
-      if (rate && *rate > 0 && (!bandwidth || *rate > bandwidth->value)) {
-        bandwidth = Peak{kBandwidth, *rate, kGbytesPerS, kMeasured, result.id, ""};
+      if (rate && *rate > 0 && (!bandwidth || kCopyTraffic * *rate > bandwidth->value)) {
+        bandwidth = Peak{kBandwidth, kCopyTraffic * *rate, kGbytesPerS, kMeasured, result.id, ""};
       }
     } else if (result.suite == "op" && result.subject == "gemm") {
       const std::string dtype = StringAt(result.params, "dtype");
@@ -189,7 +193,8 @@ nlohmann::json RooflineMetrics(const CaseResult &result, const std::vector<Peak>
   if ((memory || result.suite == "ccl") && bandwidth) {
     std::optional<double> rate = NumberAt(result.metrics, result.suite == "ccl" ? "busbw_gbytes_per_s" : kGbytesPerS);
     if (!rate) rate = NumberAt(result.metrics, result.suite == "ccl" ? kGbytesPerS : "busbw_gbytes_per_s");
-    if (rate) metrics[prefix + "roof_fraction"] = *rate / bandwidth->value;
+    const double traffic = memory && StringAt(result.params, "kind") == "d2d" ? kCopyTraffic : 1.0;
+    if (rate) metrics[prefix + "roof_fraction"] = traffic * *rate / bandwidth->value;
   }
   return metrics;
 }

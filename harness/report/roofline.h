@@ -1,12 +1,15 @@
 // The roofline of a perf run: the peaks of the device (measured in this run, and the
 // spec-sheet figures of known parts) and, for each perf result, how close it came to
 // the roof that holds for it.
-//   measured bandwidth      max gbytes_per_s of the passing rt memory perf cases with kind d2d
+//   measured bandwidth      memory traffic (read + written) of the best passing rt memory
+//                           perf case with kind d2d of at least 64 MiB (or the largest
+//                           made): 2 x its gbytes_per_s, since a copy reads and writes each byte
 //   measured compute:DTYPE  max gflops of the passing op.gemm.perf cases of that dtype
 //   op perf result          roof_gflops = min(compute peak of its dtype (f32's when its
 //                           dtype has none), arithmetic intensity x bandwidth peak);
 //                           roof_fraction = gflops / roof_gflops
-//   rt memory / ccl perf    roof_fraction = gbytes_per_s (busbw_gbytes_per_s) / bandwidth peak
+//   rt memory / ccl perf    roof_fraction = traffic (2 x gbytes_per_s for d2d copies,
+//                           gbytes_per_s otherwise; busbw_gbytes_per_s) / bandwidth peak
 // The roofs use the measured peaks; where spec-sheet peaks exist, spec_roof_gflops and
 // spec_roof_fraction hold the same against the datasheet.
 #pragma once

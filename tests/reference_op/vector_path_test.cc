@@ -4,6 +4,7 @@
 // or one F16 ulp, Inf for Inf and NaN for NaN. Lengths around the 8-lane width and the
 // 1024-element block test the tails; the values include NaN, +-Inf, +-0 and the edges of
 // exp's range. ctest also runs the whole binary with INFINICTS_REF_SIMD=0.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -130,6 +131,31 @@ class VectorPathTest : public OpTest {
     return y.Download();
   }
 
+  // The contiguous (vector) path of a softmax with y = x: the same values, computed in place.
+  std::vector<double> RunSoftmaxInPlace(const std::string &kind, size_t rows, size_t n, infiniDtype_t dtype) {
+    const bool causal = kind == "causal";
+    Tensor x(causal ? std::vector<size_t>{2, rows, n} : std::vector<size_t>{rows, n}, dtype);
+    x.Upload(Values(x.numel(), 4));
+    infiniopSoftmaxDescriptor_t desc = nullptr;
+    if (causal) {
+      EXPECT_OK(infiniopCreateCausalSoftmaxDescriptor(handle_, &desc, x.desc(), x.desc()));
+      EXPECT_OK(infiniopCausalSoftmax(desc, nullptr, 0, x.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroyCausalSoftmaxDescriptor(desc));
+    } else if (kind == "log") {
+      EXPECT_OK(infiniopCreateLogSoftmaxDescriptor(handle_, &desc, x.desc(), x.desc(), -1));
+      EXPECT_OK(infiniopLogSoftmax(desc, nullptr, 0, x.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroyLogSoftmaxDescriptor(desc));
+    } else {
+      EXPECT_OK(infiniopCreateSoftmaxDescriptor(handle_, &desc, x.desc(), x.desc(), -1));
+      EXPECT_OK(infiniopSoftmax(desc, nullptr, 0, x.data(), x.data(), stream_));
+      Sync();
+      EXPECT_OK(infiniopDestroySoftmaxDescriptor(desc));
+    }
+    return x.Download();
+  }
+
   std::vector<double> RunRMSNorm(size_t rows, size_t n, infiniDtype_t dtype, infiniDtype_t weight_dtype,
                                  bool strided) {
     std::vector<ptrdiff_t> strides;
@@ -242,6 +268,68 @@ TEST_F(VectorPathTest, RMSNormAgreesWithThePortableLoop) {
                     Name("rms_norm", dtype, n));
       }
     }
+  }
+}
+
+// Outputs of 8 MiB and more take the streaming path (F32 rows through scratch, F16 rows
+// converted while written); rows of odd length leave partial blocks at both ends. Rows are
+// independent and the streaming path does the same F32 arithmetic, so the first rows must
+// equal those of a small tensor (the plain path) bit for bit, and so must the tensor
+// computed in place (y = x; the causal form shares the softmax's row code). The small
+// tests above compare the plain path with the portable loop; an 8 MiB strided portable
+// run would take seconds.
+TEST_F(VectorPathTest, LargeSoftmaxesStreamAndRunInPlace) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const bool half = dtype == INFINI_DTYPE_F16;
+    for (const std::string kind : {"softmax", "log", "causal"}) {
+      const bool causal = kind == "causal";
+      // rows x n, or 2 x rows x n with n >= rows for the causal form, of at least 8 MiB.
+      const size_t n = causal ? (half ? 1537 : 1025) : 1025;
+      const size_t rows = causal ? n : (half ? 4097 : 2049);
+      const std::string what = Name(kind.c_str(), dtype, n) + " large";
+      const std::vector<double> large = RunSoftmax(kind, rows, n, dtype, false);
+      if (!causal) {
+        EXPECT_TRUE(large == RunSoftmaxInPlace(kind, rows, n, dtype)) << what << " in place";
+      }
+      if (!causal) {
+        const std::vector<double> small = RunSoftmax(kind, 16, n, dtype, false);
+        EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin())) << what;
+        continue;
+      }
+      // Causal: row i of each batch keeps columns j <= n - rows + i, which sum to 1.
+      for (size_t r = 0; r < 2 * rows; ++r) {
+        const size_t valid = n - rows + r % rows + 1;
+        double sum = 0;
+        for (size_t j = 0; j < n; ++j) {
+          const double v = large[r * n + j];
+          if (j < valid) {
+            sum += v;
+          } else {
+            ASSERT_EQ(v, 0.0) << what << " row " << r << " column " << j;
+          }
+        }
+        ASSERT_NEAR(sum, 1.0, half ? 2e-3 : 1e-5) << what << " row " << r;
+      }
+    }
+  }
+}
+
+TEST_F(VectorPathTest, LargeRMSNormStreamsAndRunsInPlace) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const size_t rows = dtype == INFINI_DTYPE_F16 ? 4097 : 2049, n = 1025;
+    const std::vector<double> small = RunRMSNorm(16, n, dtype, dtype, false);
+    Tensor x({rows, n}, dtype), y({rows, n}, dtype), w({n}, dtype);
+    x.Upload(Values(rows * n, 4));
+    w.Upload(Values(n, 5));
+    infiniopRMSNormDescriptor_t desc = nullptr;
+    ASSERT_OK(infiniopCreateRMSNormDescriptor(handle_, &desc, y.desc(), x.desc(), w.desc(), 1e-5f));
+    ASSERT_OK(infiniopRMSNorm(desc, nullptr, 0, y.data(), x.data(), w.data(), stream_));
+    ASSERT_OK(infiniopRMSNorm(desc, nullptr, 0, x.data(), x.data(), w.data(), stream_));
+    Sync();
+    const std::vector<double> large = y.Download();
+    EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin())) << Name("large rms_norm", dtype, n);
+    EXPECT_TRUE(x.Download() == large) << Name("in-place rms_norm", dtype, n);
+    EXPECT_OK(infiniopDestroyRMSNormDescriptor(desc));
   }
 }
 

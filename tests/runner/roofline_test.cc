@@ -25,8 +25,9 @@ CaseResult Perf(const std::string &suite, const std::string &subject, const std:
 // A run on a device whose measured peaks are 100 GB/s and 1000 / 200 GFLOPS (f16 / f32).
 std::vector<CaseResult> SyntheticRun() {
   return {
-      Perf("rt", "memory", "copy/d2d/small", {{"kind", "d2d"}}, {{"gbytes_per_s", 60.0}}),
-      Perf("rt", "memory", "copy/d2d/large", {{"kind", "d2d"}}, {{"gbytes_per_s", 100.0}}),
+      // A copy reads and writes every byte: copying at 50 GB/s is 100 GB/s of memory traffic.
+      Perf("rt", "memory", "copy/d2d/small", {{"kind", "d2d"}}, {{"gbytes_per_s", 30.0}}),
+      Perf("rt", "memory", "copy/d2d/large", {{"kind", "d2d"}}, {{"gbytes_per_s", 50.0}}),
       Perf("rt", "memory", "copy/d2d/failed", {{"kind", "d2d"}}, {{"gbytes_per_s", 900.0}}, Status::kFail),
       Perf("rt", "memory", "copy/h2d", {{"kind", "h2d"}}, {{"gbytes_per_s", 30.0}}),
       Perf("op", "gemm", "f16/a", {{"dtype", "f16"}}, {{"gflops", 800.0}, {"arithmetic_intensity_flops_per_byte", 100.0}}),
@@ -102,6 +103,7 @@ TEST(Roofline, EachPerfResultIsHeldAgainstItsRoof) {
   EXPECT_TRUE(metrics("op.gemm.perf/bf16/slow").empty()) << "no finite rate, no roof";
   // Bandwidth users: against 100 GB/s; a collective by its bus bandwidth.
   EXPECT_EQ(metrics("rt.memory.perf/copy/h2d"), json({{"roof_fraction", 0.3}}));
+  EXPECT_EQ(metrics("rt.memory.perf/copy/d2d/small"), json({{"roof_fraction", 0.6}}));
   EXPECT_EQ(metrics("ccl.all_reduce.perf/f32"), json({{"roof_fraction", 0.5}}));
   EXPECT_TRUE(metrics("rt.memory.perf/copy/d2d/failed").empty()) << "only passing cases";
 

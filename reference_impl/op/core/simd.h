@@ -41,11 +41,30 @@ void SwiGLU(const float *a, const float *b, float *y, size_t n);  // a * (b / (1
 // Row helpers of the softmaxes and RMSNorm.
 float RowMax(const float *x, size_t n);  // NaNs ignored, as fmax does; -Inf for n == 0
 // y = exp(x - shift) when y is not null; answers the sum of exp(x - shift) in F64.
-double ExpShiftedSum(const float *x, float shift, float *y, size_t n);
+// `prefetch`, when not null: the first `prefetch_bytes` from it (the next row) are
+// fetched into the cache a line at a time while this compute-bound pass runs.
+double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch = nullptr,
+                     size_t prefetch_bytes = 0);
 void Scale(const float *x, float factor, float *y, size_t n);                 // y = x * factor
 void SubtractTwice(const float *x, float first, float second, float *y, size_t n);  // y = (x - first) - second
 double SumSquares(const float *x, size_t n);                                  // in F64
-void ScaleTimes(const float *x, float factor, const float *w, float *y, size_t n);  // y = (x * factor) * w
+
+// Fused passes, so that a row is swept fewer times. The first two convert an F16 row to
+// F32 (out) and answer RowMax or SumSquares of it. The "Into" forms compute, in F32,
+// y = x * factor, y = (x - first) - second or y = (x * factor) * w and write it straight
+// to y as F32 or F16 (rounded as F32ToF16), with streaming stores (fenced) when `streaming`.
+float F16ToF32RowMax(const uint16_t *in, float *out, size_t n);
+double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n);
+void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming);
+void ScaleInto(const float *x, float factor, uint16_t *y, size_t n, bool streaming);
+void SubtractTwiceInto(const float *x, float first, float second, float *y, size_t n, bool streaming);
+void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, size_t n, bool streaming);
+// ScaleTimesInto also fetches `prefetch_bytes` from `prefetch` (the next row, or null) as
+// ExpShiftedSum does.
+void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes);
+void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes);
 
 }  // namespace infinicts::ref::op::simd
 

@@ -299,12 +299,36 @@ float RowMax(const float *x, size_t n) {
   return result;
 }
 
-double ExpShiftedSum(const float *x, float shift, float *y, size_t n) {
+double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch, size_t prefetch_bytes) {
   // Named accumulators (an array of them spills to the stack under the register pressure
   // of Exp8); the tail's padding lanes are masked to add nothing.
   const __m256 s = _mm256_set1_ps(shift);
   __m256d low = _mm256_setzero_pd(), high = _mm256_setzero_pd();
   size_t i = 0;
+  // Four vectors a step: their sum is formed in F32 as (e + f) + (g + h), two roundings
+  // (at most an ulp of the group's sum), before the widening: a quarter of the conversions.
+  const char *ahead = static_cast<const char *>(prefetch);
+  size_t fetched = prefetch == nullptr ? prefetch_bytes : 0;
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    if (fetched < prefetch_bytes) {  // two 64-byte lines per 32 elements: as fast as this row's own
+      _mm_prefetch(ahead + fetched, _MM_HINT_T0);
+      _mm_prefetch(ahead + fetched + 64, _MM_HINT_T0);
+      fetched += 128;
+    }
+    const __m256 e = Exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), s));
+    const __m256 f = Exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + kLanes), s));
+    const __m256 g = Exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 2 * kLanes), s));
+    const __m256 h = Exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i + 3 * kLanes), s));
+    const __m256 group = _mm256_add_ps(_mm256_add_ps(e, f), _mm256_add_ps(g, h));
+    low = _mm256_add_pd(low, Widen(_mm256_castps256_ps128(group)));
+    high = _mm256_add_pd(high, Widen(_mm256_extractf128_ps(group, 1)));
+    if (y != nullptr) {
+      _mm256_storeu_ps(y + i, e);
+      _mm256_storeu_ps(y + i + kLanes, f);
+      _mm256_storeu_ps(y + i + 2 * kLanes, g);
+      _mm256_storeu_ps(y + i + 3 * kLanes, h);
+    }
+  }
   for (; i + kLanes <= n; i += kLanes) {
     const __m256 e = Exp8(_mm256_sub_ps(_mm256_loadu_ps(x + i), s));
     low = _mm256_add_pd(low, Widen(_mm256_castps256_ps128(e)));
@@ -359,13 +383,144 @@ double SumSquares(const float *x, size_t n) {
   return sum;
 }
 
-void ScaleTimes(const float *x, float factor, const float *w, float *y, size_t n) {
-  const __m256 f = _mm256_set1_ps(factor);
+
+float F16ToF32RowMax(const uint16_t *in, float *out, size_t n) {
+  __m256 best = _mm256_set1_ps(-__builtin_inff()), other = best;
   size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_mul_ps(_mm256_loadu_ps(x + i), f), _mm256_loadu_ps(w + i)));
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {  // value first: max_ps keeps `best` for a NaN value
+    const __m256 a = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + i)));
+    const __m256 b = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + i + kLanes)));
+    _mm256_storeu_ps(out + i, a);
+    _mm256_storeu_ps(out + i + kLanes, b);
+    best = _mm256_max_ps(a, best);
+    other = _mm256_max_ps(b, other);
   }
-  for (; i < n; ++i) y[i] = (x[i] * factor) * w[i];
+  best = _mm256_max_ps(other, best);
+  float lanes[kLanes];
+  _mm256_storeu_ps(lanes, best);
+  float result = lanes[0];
+  for (size_t k = 1; k < kLanes; ++k) result = lanes[k] > result ? lanes[k] : result;
+  F16ToF32(in + i, out + i, n - i);
+  for (; i < n; ++i) result = out[i] > result ? out[i] : result;
+  return result;
+}
+
+double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
+  __m256d sums[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    for (size_t half = 0; half < 2; ++half) {
+      const __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + i + half * kLanes)));
+      _mm256_storeu_ps(out + i + half * kLanes, v);
+      const __m256d a = Widen(_mm256_castps256_ps128(v)), b = Widen(_mm256_extractf128_ps(v, 1));
+      sums[2 * half] = _mm256_fmadd_pd(a, a, sums[2 * half]);
+      sums[2 * half + 1] = _mm256_fmadd_pd(b, b, sums[2 * half + 1]);
+    }
+  }
+  double lanes[4];
+  _mm256_storeu_pd(lanes, _mm256_add_pd(_mm256_add_pd(sums[0], sums[1]), _mm256_add_pd(sums[2], sums[3])));
+  double sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+  F16ToF32(in + i, out + i, n - i);
+  for (; i < n; ++i) sum += static_cast<double>(out[i]) * static_cast<double>(out[i]);
+  return sum;
+}
+
+namespace {
+
+inline void Put(float *y, __m256 v, bool streaming) {
+  if (streaming) {
+    _mm256_stream_ps(y, v);
+  } else {
+    _mm256_storeu_ps(y, v);
+  }
+}
+
+inline void Put(uint16_t *y, __m256 v, bool streaming) {
+  const __m128i half = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+  if (streaming) {
+    _mm_stream_si128(reinterpret_cast<__m128i *>(y), half);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(y), half);
+  }
+}
+
+inline void PutPart(float *y, __m256 v, size_t count) { StoreTail(y, v, count); }
+
+inline void PutPart(uint16_t *y, __m256 v, size_t count) {
+  uint16_t padded[kLanes];
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(padded), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  std::memcpy(y, padded, count * sizeof(uint16_t));
+}
+
+// y[i] = lanes of kernel(i, count) for i in steps of 8 (count < 8 only for a partial
+// block, whose inputs the kernel loads padded). Streaming stores need 32 bytes (F32) or
+// 16 bytes (F16) of alignment: a partial head block reaches it first.
+template <class Out, class Kernel>
+void StoreBlocks(Out *y, size_t n, bool streaming, Kernel kernel) {
+  size_t i = 0;
+  if (streaming) {
+    constexpr size_t kAlignment = kLanes * sizeof(Out);
+    const size_t offset = (reinterpret_cast<uintptr_t>(y) % kAlignment) / sizeof(Out);
+    const size_t head = offset == 0 ? 0 : (n < kLanes - offset ? n : kLanes - offset);
+    if (head > 0) PutPart(y, kernel(0, head), head);
+    i = head;
+  }
+  for (; i + kLanes <= n; i += kLanes) Put(y + i, kernel(i, kLanes), streaming);
+  if (i < n) PutPart(y + i, kernel(i, n - i), n - i);
+  if (streaming) _mm_sfence();
+}
+
+inline __m256 LoadPart(const float *x, size_t count) { return count == kLanes ? _mm256_loadu_ps(x) : LoadTail(x, count); }
+
+template <class Out>
+void ScaleIntoAny(const float *x, float factor, Out *y, size_t n, bool streaming) {
+  const __m256 f = _mm256_set1_ps(factor);
+  StoreBlocks(y, n, streaming, [&](size_t i, size_t count) { return _mm256_mul_ps(LoadPart(x + i, count), f); });
+}
+
+template <class Out>
+void SubtractTwiceIntoAny(const float *x, float first, float second, Out *y, size_t n, bool streaming) {
+  const __m256 a = _mm256_set1_ps(first), b = _mm256_set1_ps(second);
+  StoreBlocks(y, n, streaming,
+              [&](size_t i, size_t count) { return _mm256_sub_ps(_mm256_sub_ps(LoadPart(x + i, count), a), b); });
+}
+
+template <class Out>
+void ScaleTimesIntoAny(const float *x, float factor, const float *w, Out *y, size_t n, bool streaming,
+                       const void *prefetch, size_t prefetch_bytes) {
+  const __m256 f = _mm256_set1_ps(factor);
+  const char *ahead = static_cast<const char *>(prefetch);
+  size_t fetched = prefetch == nullptr ? prefetch_bytes : 0;
+  StoreBlocks(y, n, streaming, [&](size_t i, size_t count) {
+    if (fetched < prefetch_bytes && i % (2 * kLanes) == 0) {  // a line per 16 elements
+      _mm_prefetch(ahead + fetched, _MM_HINT_T0);
+      fetched += 64;
+    }
+    return _mm256_mul_ps(_mm256_mul_ps(LoadPart(x + i, count), f), LoadPart(w + i, count));
+  });
+}
+
+}  // namespace
+
+void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming) {
+  ScaleIntoAny(x, factor, y, n, streaming);
+}
+void ScaleInto(const float *x, float factor, uint16_t *y, size_t n, bool streaming) {
+  ScaleIntoAny(x, factor, y, n, streaming);
+}
+void SubtractTwiceInto(const float *x, float first, float second, float *y, size_t n, bool streaming) {
+  SubtractTwiceIntoAny(x, first, second, y, n, streaming);
+}
+void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, size_t n, bool streaming) {
+  SubtractTwiceIntoAny(x, first, second, y, n, streaming);
+}
+void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+}
+void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 
 }  // namespace infinicts::ref::op::simd
@@ -389,11 +544,22 @@ void Sigmoid(const float *, float *, size_t) { Unavailable(); }
 void Silu(const float *, float *, size_t) { Unavailable(); }
 void SwiGLU(const float *, const float *, float *, size_t) { Unavailable(); }
 float RowMax(const float *, size_t) { Unavailable(); }
-double ExpShiftedSum(const float *, float, float *, size_t) { Unavailable(); }
+double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t) { Unavailable(); }
 void Scale(const float *, float, float *, size_t) { Unavailable(); }
 void SubtractTwice(const float *, float, float, float *, size_t) { Unavailable(); }
 double SumSquares(const float *, size_t) { Unavailable(); }
-void ScaleTimes(const float *, float, const float *, float *, size_t) { Unavailable(); }
+float F16ToF32RowMax(const uint16_t *, float *, size_t) { Unavailable(); }
+double F16ToF32SumSquares(const uint16_t *, float *, size_t) { Unavailable(); }
+void ScaleInto(const float *, float, float *, size_t, bool) { Unavailable(); }
+void ScaleInto(const float *, float, uint16_t *, size_t, bool) { Unavailable(); }
+void SubtractTwiceInto(const float *, float, float, float *, size_t, bool) { Unavailable(); }
+void SubtractTwiceInto(const float *, float, float, uint16_t *, size_t, bool) { Unavailable(); }
+void ScaleTimesInto(const float *, float, const float *, float *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
+void ScaleTimesInto(const float *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
 }  // namespace infinicts::ref::op::simd
 
 #endif

@@ -66,39 +66,36 @@ void RunTyped(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
 }
 
 // Contiguous F32 or F16 rows through the vector kernels: the sum of squares in F64, the
-// scaling in F32 (x * scale, then * w), F16 rows via an F32 copy; w as F32 once per call.
+// scaling in F32 (x * scale, then * w) written straight to y, F16 rows via an F32 copy
+// made in the same pass as the sum; w as F32 once per call.
 template <class T, class W>
 void RunContiguous(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
   const size_t length = plan.rows.length;
-  // Large outputs stream out of F32 scratch (see ops/elementwise.h).
+  // Large outputs are written with streaming stores (see ops/elementwise.h).
   const bool streaming = plan.rows.rows.numel() * length * sizeof(T) >= (size_t(8) << 20);
   std::vector<float> weight(length);
   for (size_t j = 0; j < length; ++j) weight[j] = static_cast<float>(Num<W>::Load(w[j]));
-  ForEachRow(plan.rows, [&](size_t, const Offsets<2> &offsets) {
+  const size_t rows = plan.rows.rows.numel();
+  ForEachRow(plan.rows, [&](size_t row_index, const Offsets<2> &offsets) {
     const T *xr = x + offsets[1];
     T *yr = y + offsets[0];
+    // The next row usually follows this one (fetched during the last pass); else only a hint.
+    const T *next = row_index + 1 < rows ? xr + length : nullptr;
     const float *row = reinterpret_cast<const float *>(xr);
-    float *out = reinterpret_cast<float *>(yr);
-    thread_local std::vector<float> scratch;
-    if (scratch.size() < length) scratch.resize(length);
+    double sum_squares = 0;
     if constexpr (std::is_same_v<T, f16_t>) {
-      simd::F16ToF32(reinterpret_cast<const uint16_t *>(xr), scratch.data(), length);
-      row = out = scratch.data();
-    } else if (streaming) {
-      out = scratch.data();
+      thread_local std::vector<float> scratch;
+      if (scratch.size() < length) scratch.resize(length);
+      sum_squares = simd::F16ToF32SumSquares(reinterpret_cast<const uint16_t *>(xr), scratch.data(), length);
+      row = scratch.data();
+    } else {
+      sum_squares = simd::SumSquares(row, length);
     }
-    const double mean_square = simd::SumSquares(row, length) / static_cast<double>(length);
+    const double mean_square = sum_squares / static_cast<double>(length);
     const float scale = static_cast<float>(1.0 / std::sqrt(mean_square + plan.epsilon));
-    simd::ScaleTimes(row, scale, weight.data(), out, length);
-    if constexpr (std::is_same_v<T, f16_t>) {
-      if (streaming) {
-        simd::F32ToF16Streaming(out, reinterpret_cast<uint16_t *>(yr), length);
-      } else {
-        simd::F32ToF16(out, reinterpret_cast<uint16_t *>(yr), length);
-      }
-    } else if (streaming) {
-      simd::CopyF32Streaming(out, reinterpret_cast<float *>(yr), length);
-    }
+    using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
+    simd::ScaleTimesInto(row, scale, weight.data(), reinterpret_cast<Bits *>(yr), length, streaming, next,
+                         next == nullptr ? 0 : length * sizeof(T));
   });
 }
 

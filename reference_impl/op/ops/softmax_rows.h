@@ -40,14 +40,16 @@ void SoftmaxRow(const T *x, ptrdiff_t x_step, T *y, ptrdiff_t y_step, size_t val
 }
 
 // The vector form of SoftmaxRow for contiguous F32 rows (x may be y): F32 arithmetic
-// with the sum in F64; NaN and -Inf rows behave as in SoftmaxRow.
-inline void SoftmaxRowVector(const float *x, float *y, size_t valid, bool log) {
+// with the sum in F64; NaN and -Inf rows behave as in SoftmaxRow. `next` (the next row's
+// input, or null) and its size in bytes: fetched into the cache during the exponentials,
+// so that the next row's first pass does not wait on memory.
+inline void SoftmaxRowVector(const float *x, float *y, size_t valid, bool log, const void *next, size_t next_bytes) {
   const float max = simd::RowMax(x, valid);
   if (log) {
-    const double sum = simd::ExpShiftedSum(x, max, nullptr, valid);
+    const double sum = simd::ExpShiftedSum(x, max, nullptr, valid, next, next_bytes);
     simd::SubtractTwice(x, max, static_cast<float>(std::log(sum)), y, valid);
   } else {
-    const double sum = simd::ExpShiftedSum(x, max, y, valid);
+    const double sum = simd::ExpShiftedSum(x, max, y, valid, next, next_bytes);
     simd::Scale(y, static_cast<float>(1.0 / sum), y, valid);
   }
 }
@@ -60,33 +62,44 @@ inline float *RowScratchF32(size_t n) {
 }
 
 // Outputs of at least this many bytes are written with streaming stores (see
-// ops/elementwise.h): each row is computed in F32 scratch and streamed out.
+// ops/elementwise.h): the last pass of each row writes them (SoftmaxRowContiguous).
 constexpr size_t kStreamingRowOutputBytes = size_t(8) << 20;
 
-// A contiguous F32 or F16 row through the vector kernels (F16 via an F32 copy).
+// A contiguous F32 or F16 row through the vector kernels. F32 rows whose output stays in
+// cache go through SoftmaxRowVector in y itself. Otherwise three passes: the row's maximum
+// (converting an F16 row into F32 scratch on the way), the exponentials into scratch with
+// their sum, and the last step written straight to y (F16 rounding, streaming stores).
 template <class T>
-void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool log, bool streaming) {
+void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool log, bool streaming, const T *next) {
+  const size_t next_bytes = next == nullptr ? 0 : length * sizeof(T);
   if constexpr (std::is_same_v<T, float>) {
-    if (streaming) {
-      float *row = RowScratchF32(length);
-      SoftmaxRowVector(x, row, valid, log);
-      for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
-      simd::CopyF32Streaming(row, y, length);
+    if (!streaming) {
+      SoftmaxRowVector(x, y, valid, log, next, next_bytes);
+      for (size_t j = valid; j < length; ++j) y[j] = 0.0f;
       return;
     }
-    SoftmaxRowVector(x, y, valid, log);
-    for (size_t j = valid; j < length; ++j) y[j] = 0.0f;
-  } else {
-    float *row = RowScratchF32(length);
-    simd::F16ToF32(reinterpret_cast<const uint16_t *>(x), row, valid);
-    SoftmaxRowVector(row, row, valid, log);
-    for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
-    if (streaming) {
-      simd::F32ToF16Streaming(row, reinterpret_cast<uint16_t *>(y), length);
-    } else {
-      simd::F32ToF16(row, reinterpret_cast<uint16_t *>(y), length);
-    }
   }
+  float *row = RowScratchF32(length);
+  const float *in = nullptr;
+  float max = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    in = x;
+    max = simd::RowMax(x, valid);
+  } else {
+    in = row;
+    max = simd::F16ToF32RowMax(reinterpret_cast<const uint16_t *>(x), row, valid);
+  }
+  using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
+  Bits *out = reinterpret_cast<Bits *>(y);
+  if (log) {
+    const double sum = simd::ExpShiftedSum(in, max, nullptr, valid, next, next_bytes);
+    simd::SubtractTwiceInto(in, max, static_cast<float>(std::log(sum)), out, valid, streaming);
+    for (size_t j = valid; j < length; ++j) y[j] = StoreDouble<T>(0.0);
+    return;
+  }
+  const double sum = simd::ExpShiftedSum(in, max, row, valid, next, next_bytes);  // in may be row: element for element
+  for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
+  simd::ScaleInto(row, static_cast<float>(1.0 / sum), out, length, streaming);
 }
 
 // y and x: one floating dtype, one shape (for the causal form at least 2-D with
@@ -112,12 +125,15 @@ inline void RunSoftmax(const SoftmaxPlan &plan, void *y, const void *x) {
     const size_t total = plan.rows.length;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, f16_t>) {
       if (plan.rows.along[0] == 1 && plan.rows.along[1] == 1 && simd::Enabled()) {
-        const bool streaming = plan.rows.rows.numel() * total * sizeof(T) >= kStreamingRowOutputBytes;
+        const size_t rows = plan.rows.rows.numel();
+        const bool streaming = rows * total * sizeof(T) >= kStreamingRowOutputBytes;
         ForEachRow(plan.rows, [&](size_t row, const Offsets<2> &offsets) {
           size_t valid = total;
           if (plan.causal_seq_len > 0) valid = total - plan.causal_seq_len + row % plan.causal_seq_len + 1;
-          SoftmaxRowContiguous(static_cast<const T *>(x) + offsets[1], static_cast<T *>(y) + offsets[0], valid, total,
-                               plan.log, streaming);
+          const T *input = static_cast<const T *>(x) + offsets[1];
+          // The next row usually follows this one; where it does not, a prefetch is only a hint.
+          const T *next = row + 1 < rows ? input + total : nullptr;
+          SoftmaxRowContiguous(input, static_cast<T *>(y) + offsets[0], valid, total, plan.log, streaming, next);
         });
         return;
       }
