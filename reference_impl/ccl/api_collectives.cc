@@ -2,6 +2,7 @@
 // in the rank's issue order, and submit the rank's part to its stream (group.h). Checks come in
 // this order: NULL comm, NULL buffer (count > 0), dtype, op / root / peer, stream; then
 // count 0 answers SUCCESS with nothing enqueued (there is nothing to wait for or touch).
+// A rank on a device library (NVIDIA: nccl/) takes over after the checks before the stream.
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -75,7 +76,7 @@ infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream,
 }
 
 bool PeerValid(const InfinicclComm *comm, int peer) {
-  return peer >= 0 && peer < comm->group->nranks() && peer != comm->rank;
+  return peer >= 0 && peer < comm->nranks && peer != comm->rank;
 }
 
 }  // namespace
@@ -86,6 +87,7 @@ __INFINI_C infiniStatus_t infinicclAllReduce(void *sendbuf, void *recvbuf, size_
   if (status != INFINI_STATUS_SUCCESS) return status;
   const ReduceFunction reduce = ReductionFor(datatype, op);
   if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->AllReduce(sendbuf, recvbuf, count, datatype, op, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
     const RankBuffers mine{sendbuf, recvbuf};
     const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
@@ -103,6 +105,7 @@ __INFINI_C infiniStatus_t infinicclReduceScatter(void *sendbuf, void *recvbuf, s
   if (status != INFINI_STATUS_SUCCESS) return status;
   const ReduceFunction reduce = ReductionFor(datatype, op);
   if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->ReduceScatter(sendbuf, recvbuf, recv_count, datatype, op, stream);
   return CheckStreamThenIssue(comm, recv_count, stream, [&] {
     const RankBuffers mine{sendbuf, recvbuf};
     const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
@@ -117,6 +120,7 @@ __INFINI_C infiniStatus_t infinicclAllGather(void *sendbuf, void *recvbuf, size_
                                              infinicclComm_t comm, infinirtStream_t stream) {
   infiniStatus_t status = CheckCommon(comm, send_count, {sendbuf, recvbuf}, datatype);
   if (status != INFINI_STATUS_SUCCESS) return status;
+  if (comm->device_rank) return comm->device_rank->AllGather(sendbuf, recvbuf, send_count, datatype, stream);
   return CheckStreamThenIssue(comm, send_count, stream, [&] {
     const RankBuffers mine{sendbuf, recvbuf};
     const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
@@ -134,7 +138,8 @@ __INFINI_C infiniStatus_t infinicclBroadcast(const void *sendbuf, void *recvbuf,
   infiniStatus_t status =
       is_root ? CheckCommon(comm, count, {sendbuf, recvbuf}, datatype) : CheckCommon(comm, count, {recvbuf}, datatype);
   if (status != INFINI_STATUS_SUCCESS) return status;
-  if (root < 0 || root >= comm->group->nranks()) return INFINI_STATUS_BAD_PARAM;
+  if (root < 0 || root >= comm->nranks) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->Broadcast(sendbuf, recvbuf, count, datatype, root, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
     const RankBuffers mine{sendbuf, recvbuf};
     const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
@@ -150,6 +155,7 @@ __INFINI_C infiniStatus_t infinicclSend(const void *sendbuf, size_t count, infin
   infiniStatus_t status = CheckCommon(comm, count, {sendbuf}, datatype);
   if (status != INFINI_STATUS_SUCCESS) return status;
   if (!PeerValid(comm, peer)) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->Send(sendbuf, count, datatype, peer, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
     std::lock_guard<std::mutex> lock(comm->issue_mutex);
     uint64_t &issued = comm->sends_issued[static_cast<size_t>(peer)];
@@ -169,6 +175,7 @@ __INFINI_C infiniStatus_t infinicclRecv(void *recvbuf, size_t count, infiniDtype
   infiniStatus_t status = CheckCommon(comm, count, {recvbuf}, datatype);
   if (status != INFINI_STATUS_SUCCESS) return status;
   if (!PeerValid(comm, peer)) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->Recv(recvbuf, count, datatype, peer, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
     std::lock_guard<std::mutex> lock(comm->issue_mutex);
     uint64_t &issued = comm->recvs_issued[static_cast<size_t>(peer)];

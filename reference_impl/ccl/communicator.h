@@ -16,6 +16,7 @@
 
 #include "ccl/mailbox.h"
 #include "ccl/meeting.h"
+#include "ccl/nccl/device_rank.h"
 
 namespace infinicts::ref::ccl {
 
@@ -47,17 +48,25 @@ class CommGroup {
 
 }  // namespace infinicts::ref::ccl
 
-// One rank's handle. Stream work holds the group, so destroying a handle while its work is
-// still queued leaves that work intact.
+// One rank's handle; its device type decides who runs its collectives. A CPU rank shares
+// `group` with its ranks (and has no `device_rank`); stream work holds the group, so
+// destroying a handle while its work is still queued leaves that work intact. An NVIDIA
+// rank's collectives run on its `device_rank` (NCCL, nccl/), and `group` is NULL.
 struct InfinicclComm {
   InfinicclComm(std::shared_ptr<infinicts::ref::ccl::CommGroup> shared, int own_rank)
       : group(std::move(shared)),
         rank(own_rank),
+        nranks(group->nranks()),
         sends_issued(static_cast<size_t>(group->nranks()), 0),
         recvs_issued(static_cast<size_t>(group->nranks()), 0) {}
 
+  InfinicclComm(std::unique_ptr<infinicts::ref::ccl::DeviceRank> on_device, int own_rank, int rank_count)
+      : device_rank(std::move(on_device)), rank(own_rank), nranks(rank_count) {}
+
   const std::shared_ptr<infinicts::ref::ccl::CommGroup> group;
+  const std::unique_ptr<infinicts::ref::ccl::DeviceRank> device_rank;
   const int rank;
+  const int nranks;
   // Guards the counters below: the numbering is per rank, in issue order.
   std::mutex issue_mutex;
   uint64_t collectives_issued = 0;

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "cuda_count.h"
+#include "suite_run.h"
 #include "infinirt.h"
 
 namespace reference_cuda_test {
@@ -60,24 +61,8 @@ TEST(Alongside, CpuRuntimeStillWorks) {
 // with the reason, and the run exits 0.
 TEST(SuiteRun, NvidiaWithoutGpuSkipsEveryCase) {
   if (CudaDeviceCount() > 0) GTEST_SKIP() << "CUDA sees a device here";
-  const std::string report = std::string(REPORT_DIR) + "/suite_rt_nvidia.json";
-  std::remove(report.c_str());
-  const std::string command = std::string(INFINICTS_CLI_PATH) + " run --backend " + INFINIRT_DIR +
-                              " --device nvidia --suite rt --quiet --out " + report;
-  const int status = std::system(command.c_str());
-  ASSERT_TRUE(WIFEXITED(status)) << command;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << command;
-  std::ifstream file(report);
-  ASSERT_TRUE(file.good()) << report;
-  const nlohmann::json parsed = nlohmann::json::parse(file);
-  const nlohmann::json &summary = parsed.at("summary");
-  EXPECT_GT(summary.at("total").get<int>(), 0);
-  EXPECT_EQ(summary.at("skip").get<int>(), summary.at("total").get<int>());
+  const nlohmann::json parsed = ExpectNvidiaSuiteSkipsEveryCase("rt", INFINIRT_DIR, INFINICTS_CLI_PATH, REPORT_DIR);
   EXPECT_EQ(parsed.at("backend").at("device_count").get<int>(), 0);
-  for (const nlohmann::json &result : parsed.at("results")) {
-    EXPECT_EQ(result.at("status").get<std::string>(), "skip") << result.at("id");
-    EXPECT_FALSE(result.at("message").get<std::string>().empty()) << result.at("id");
-  }
 }
 
 }  // namespace

@@ -333,5 +333,25 @@ TEST_F(VectorPathTest, LargeRMSNormStreamsAndRunsInPlace) {
   }
 }
 
+// A transpose with an output of 8 MiB and more streams whole 128 x 128 tiles out a row at
+// a time; these shapes leave partial tiles on both edges and rows that start off a
+// 32-byte boundary (2100 x 4 and 4100 x 2 bytes apart). The copy must be exact.
+TEST_F(VectorPathTest, LargeTransposeStreamsExactly) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const size_t rows = 1100, columns = dtype == INFINI_DTYPE_F16 ? 4100 : 2100;
+    Tensor src({rows, columns}, dtype, {1, static_cast<ptrdiff_t>(rows)}), dst({rows, columns}, dtype);
+    const std::vector<double> values = Values(rows * columns, 6);
+    src.Upload(values);
+    infiniopRearrangeDescriptor_t desc = nullptr;
+    ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &desc, dst.desc(), src.desc()));
+    ASSERT_OK(infiniopRearrange(desc, dst.data(), src.data(), stream_));
+    Sync();
+    const std::vector<double> got = dst.Download();
+    std::vector<double> want = src.Download();  // the values as the dtype holds them
+    EXPECT_TRUE(got == want) << Name("large transpose", dtype, rows * columns);
+    EXPECT_OK(infiniopDestroyRearrangeDescriptor(desc));
+  }
+}
+
 }  // namespace
 }  // namespace infiniop_test

@@ -13,6 +13,9 @@
 #include "core/status.h"
 #include "core/stream_bridge.h"
 #include "core/tensor.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/paths.h"
+#endif
 
 namespace infinicts::ref::op {
 
@@ -38,6 +41,12 @@ infiniStatus_t CreateDescriptor(infiniopHandle_t handle, InfiniopDescriptor **de
   try {
     std::unique_ptr<InfiniopDescriptor> made;
     INFINIOP_RETURN_IF_ERROR(make(*handle, &made));
+#ifdef INFINIOP_WITH_CUDA
+    // Data on an NVIDIA device is in GPU memory: only operators with a CUDA path serve it.
+    if (handle->device_type == INFINI_DEVICE_NVIDIA && !cuda::HasCudaPath(made->kind)) {
+      return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
+    }
+#endif
     *desc_ptr = made.release();
     return INFINI_STATUS_SUCCESS;
   } catch (const std::bad_alloc &) {
@@ -89,6 +98,10 @@ inline infiniStatus_t CheckData(std::initializer_list<std::pair<const void *, si
 
 // Queues the work on the stream of the descriptor's device.
 inline infiniStatus_t Launch(const InfiniopDescriptor &desc, void *stream, std::function<void()> work) {
+#ifdef INFINIOP_WITH_CUDA
+  // Host work never runs on GPU data; an NVIDIA descriptor reaching here has no CUDA path.
+  if (desc.device_type == INFINI_DEVICE_NVIDIA) return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
+#endif
   try {
     return EnqueueOnStream(desc.device_type, desc.device_id, stream, std::move(work));
   } catch (const std::bad_alloc &) {

@@ -1,4 +1,6 @@
-// The handle: the runtime device it was created on.
+// The handle: the runtime device it was created on (CPU, or NVIDIA in CUDA builds). The
+// CUDA paths keep their per-device state (cuBLAS handles) in cuda/, not here, since
+// descriptors outlive their handle.
 #ifndef INFINICTS_REF_OP_CORE_HANDLE_H
 #define INFINICTS_REF_OP_CORE_HANDLE_H
 

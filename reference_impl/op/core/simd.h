@@ -1,7 +1,8 @@
-// Vector kernels for the hot contiguous paths (AVX2 + FMA + F16C), chosen at run time:
-// Enabled() is true only when they were compiled in and this CPU has those features, and
-// INFINICTS_REF_SIMD=0 in the environment turns them off (tests compare both paths).
-// Callers keep their portable loops as the fallback. Every kernel takes contiguous
+// Vector kernels for the hot contiguous paths (AVX2 + FMA + F16C, and AVX-512 where the
+// CPU has it), chosen at run time: Enabled() is true only when they were compiled in and
+// this CPU has AVX2, FMA and F16C. INFINICTS_REF_SIMD in the environment picks a level:
+// 0 turns the kernels off, avx2 keeps them at AVX2 on an AVX-512 CPU (tests compare the
+// paths). Callers keep their portable loops as the fallback. Every kernel takes contiguous
 // arrays; in-place calls (out == in, element for element) are allowed.
 //
 // Accuracy: F16 <-> F32 conversions are exact / round to nearest even like core/half.h
@@ -20,31 +21,41 @@ bool Enabled();
 
 void F16ToF32(const uint16_t *in, float *out, size_t n);
 void F32ToF16(const float *in, uint16_t *out, size_t n);
-// As the two above, but the destination is written with non-temporal stores (no read for
-// ownership, no cache pollution) and fenced: for outputs far larger than the caches.
-void CopyF32Streaming(const float *in, float *out, size_t n);
-void F32ToF16Streaming(const float *in, uint16_t *out, size_t n);
+
+// The elementwise operators of ops/elementwise.h on contiguous arrays, in one pass: each
+// input element read once (F16 widened to F32), the F32 result computed in registers and
+// written once (F16: rounded to nearest even). `in` holds 1 or 2 arrays as the operator
+// takes; all arrays F16 when `half`, else F32. With `streaming` the output is written with
+// non-temporal stores (no read for ownership, no cache pollution) and fenced: for outputs
+// far larger than the caches.
+enum class MapOp { kAdd, kSub, kMul, kSwiGLU, kRelu, kSilu, kGelu, kSigmoid };
+void Map(MapOp op, bool half, const void *const *in, void *out, size_t n, bool streaming);
+
+// out[0 .. bytes) = in[0 .. bytes) with non-temporal stores for the whole 32-byte-aligned
+// part of out (plain copies at its two ends), not fenced: the caller issues StoreFence()
+// after its last streaming copy, before the data may be read elsewhere.
+void CopyStreaming(const void *in, void *out, size_t bytes);
+void StoreFence();
 
 // out[j * out_stride + k] = in[k * in_stride + j] for an 8 x 8 block of 4-byte or 2-byte
 // elements (strides in elements): Rearrange's transposed tiles.
 void Transpose8x8Of32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 void Transpose8x8Of16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 
-void Exp(const float *x, float *y, size_t n);
-// x/2 (1 + erf(x / sqrt(2))), within a few ulps of F32 (fits described in simd_avx2.cc);
-// |x| > 5.65, Inf and NaN through the scalar formula.
-void Gelu(const float *x, float *y, size_t n);
-void Sigmoid(const float *x, float *y, size_t n);  // 1 / (1 + exp(-x))
-void Silu(const float *x, float *y, size_t n);     // x / (1 + exp(-x))
-void SwiGLU(const float *a, const float *b, float *y, size_t n);  // a * (b / (1 + exp(-b)))
+// Map's operators: Add a + b, Sub a - b, Mul a * b, Relu x > 0 or NaN ? x : +0,
+// Sigmoid 1 / (1 + exp(-x)), Silu x / (1 + exp(-x)), SwiGLU a * silu(b), Gelu
+// x/2 (1 + erf(x / sqrt(2))) within a few ulps of F32 (fits described in simd_avx2.cc;
+// |x| > 5.65, Inf and NaN through the scalar formula).
 
 // Row helpers of the softmaxes and RMSNorm.
 float RowMax(const float *x, size_t n);  // NaNs ignored, as fmax does; -Inf for n == 0
 // y = exp(x - shift) when y is not null; answers the sum of exp(x - shift) in F64.
 // `prefetch`, when not null: the first `prefetch_bytes` from it (the next row) are
 // fetched into the cache a line at a time while this compute-bound pass runs.
+// `for_half`: the results are only used for F16 outputs, so an exp good to 3e-6 relative
+// (0.006 of an F16 ulp) may be used where it is faster.
 double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch = nullptr,
-                     size_t prefetch_bytes = 0);
+                     size_t prefetch_bytes = 0, bool for_half = false);
 void Scale(const float *x, float factor, float *y, size_t n);                 // y = x * factor
 void SubtractTwice(const float *x, float first, float second, float *y, size_t n);  // y = (x - first) - second
 double SumSquares(const float *x, size_t n);                                  // in F64

@@ -2,7 +2,9 @@
 // -mavx2 -mfma -mf16c (where the compiler takes them); it includes no header with inline
 // functions of its own, so no AVX2 copy of shared code can reach a CPU without AVX2.
 #include "core/simd.h"
+#include "core/simd_avx512.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +26,17 @@ bool ReadEnabled() {
   if (((ecx >> 29) & 1u) == 0) return false;
   const char *setting = std::getenv("INFINICTS_REF_SIMD");
   return setting == nullptr || std::strcmp(setting, "0") != 0;
+}
+
+bool ReadAvx512() {
+  const char *setting = std::getenv("INFINICTS_REF_SIMD");
+  return avx512::Supported() && (setting == nullptr || std::strcmp(setting, "avx2") != 0);
+}
+
+// Whether the entry points below forward to their AVX-512 forms (core/simd_avx512.h).
+bool UseAvx512() {
+  static const bool use = ReadAvx512();
+  return use;
 }
 
 // exp(x) for 8 lanes. x = n ln2 + r, |r| <= ln2 / 2, exp(r) by its Taylor series to r^7
@@ -115,6 +128,24 @@ inline float GeluScalar(float x) {
   return static_cast<float>(0.5 * wide * std::erfc(wide * -0.70710678118654752440));
 }
 
+// Gelu8 where |x| <= 5.65, the scalar formula in the other lanes (and NaNs).
+inline __m256 GeluLanes(__m256 x) {
+  __m256 result = Gelu8(x);
+  const __m256 inside = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(kGeluVectorLimit),
+                                      _CMP_LE_OQ);
+  const int outside = ~_mm256_movemask_ps(inside) & 0xff;
+  if (outside != 0) {
+    alignas(32) float inputs[kLanes], lanes[kLanes];
+    _mm256_store_ps(inputs, x);
+    _mm256_store_ps(lanes, result);
+    for (size_t k = 0; k < kLanes; ++k) {
+      if ((outside >> k) & 1) lanes[k] = GeluScalar(inputs[k]);
+    }
+    result = _mm256_load_ps(lanes);
+  }
+  return result;
+}
+
 // Lanes [0, n) of a tail (n < 8) through a padded copy; the other lanes are zeros.
 inline __m256 LoadTail(const float *x, size_t n) {
   float padded[kLanes] = {};
@@ -126,13 +157,6 @@ inline void StoreTail(float *y, __m256 v, size_t n) {
   float padded[kLanes];
   _mm256_storeu_ps(padded, v);
   std::memcpy(y, padded, n * sizeof(float));
-}
-
-template <class Kernel>
-inline void Map(const float *x, float *y, size_t n, Kernel kernel) {
-  size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) _mm256_storeu_ps(y + i, kernel(_mm256_loadu_ps(x + i)));
-  if (i < n) StoreTail(y + i, kernel(LoadTail(x + i, n - i)), n - i);
 }
 
 inline __m256d Widen(__m128 four) { return _mm256_cvtps_pd(four); }
@@ -170,27 +194,19 @@ void F32ToF16(const float *in, uint16_t *out, size_t n) {
   }
 }
 
-void CopyF32Streaming(const float *in, float *out, size_t n) {
-  size_t i = 0;
-  for (; i < n && (reinterpret_cast<uintptr_t>(out + i) & 31) != 0; ++i) out[i] = in[i];  // to 32-byte alignment
-  for (; i + kLanes <= n; i += kLanes) _mm256_stream_ps(out + i, _mm256_loadu_ps(in + i));
-  for (; i < n; ++i) out[i] = in[i];
-  _mm_sfence();
+void CopyStreaming(const void *in, void *out, size_t bytes) {
+  const char *from = static_cast<const char *>(in);
+  char *to = static_cast<char *>(out);
+  const size_t head = std::min(bytes, (32 - reinterpret_cast<uintptr_t>(to) % 32) % 32);
+  std::memcpy(to, from, head);
+  size_t i = head;
+  for (; i + 32 <= bytes; i += 32) {
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(to + i), _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + i)));
+  }
+  std::memcpy(to + i, from + i, bytes - i);
 }
 
-void F32ToF16Streaming(const float *in, uint16_t *out, size_t n) {
-  size_t i = 0;
-  while (i < n && (reinterpret_cast<uintptr_t>(out + i) & 15) != 0) {  // to 16-byte alignment
-    F32ToF16(in + i, out + i, 1);
-    ++i;
-  }
-  for (; i + kLanes <= n; i += kLanes) {
-    const __m128i half = _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT);
-    _mm_stream_si128(reinterpret_cast<__m128i *>(out + i), half);
-  }
-  if (i < n) F32ToF16(in + i, out + i, n - i);
-  _mm_sfence();
-}
+void StoreFence() { _mm_sfence(); }
 
 void Transpose8x8Of32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride) {
   const float *from = static_cast<const float *>(in);
@@ -241,47 +257,8 @@ void Transpose8x8Of16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t 
   }
 }
 
-void Exp(const float *x, float *y, size_t n) { Map(x, y, n, Exp8); }
-
-void Gelu(const float *x, float *y, size_t n) {
-  const __m256 limit = _mm256_set1_ps(kGeluVectorLimit);
-  size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    const __m256 v = _mm256_loadu_ps(x + i);
-    const __m256 inside = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), v), limit, _CMP_LE_OQ);
-    const int outside = ~_mm256_movemask_ps(inside) & 0xff;
-    const __m256 result = Gelu8(v);
-    if (outside == 0) {
-      _mm256_storeu_ps(y + i, result);
-      continue;
-    }
-    float lanes[kLanes];
-    _mm256_storeu_ps(lanes, result);
-    for (size_t k = 0; k < kLanes; ++k) {
-      if ((outside >> k) & 1) lanes[k] = GeluScalar(x[i + k]);
-    }
-    std::memcpy(y + i, lanes, sizeof lanes);
-  }
-  for (; i < n; ++i) {
-    if (std::fabs(x[i]) <= kGeluVectorLimit) {
-      StoreTail(y + i, Gelu8(_mm256_set1_ps(x[i])), 1);
-    } else {
-      y[i] = GeluScalar(x[i]);
-    }
-  }
-}
-void Sigmoid(const float *x, float *y, size_t n) { Map(x, y, n, Sigmoid8); }
-void Silu(const float *x, float *y, size_t n) { Map(x, y, n, Silu8); }
-
-void SwiGLU(const float *a, const float *b, float *y, size_t n) {
-  size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(a + i), Silu8(_mm256_loadu_ps(b + i))));
-  }
-  if (i < n) StoreTail(y + i, _mm256_mul_ps(LoadTail(a + i, n - i), Silu8(LoadTail(b + i, n - i))), n - i);
-}
-
 float RowMax(const float *x, size_t n) {
+  if (UseAvx512()) return avx512::RowMax(x, n);
   // max_ps answers its second operand when either is NaN: a NaN x leaves the maximum.
   __m256 best = _mm256_set1_ps(-__builtin_inff()), other = best;
   size_t i = 0;
@@ -299,7 +276,9 @@ float RowMax(const float *x, size_t n) {
   return result;
 }
 
-double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch, size_t prefetch_bytes) {
+double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch, size_t prefetch_bytes,
+                     bool for_half) {
+  if (UseAvx512()) return avx512::ExpShiftedSum(x, shift, y, n, prefetch, prefetch_bytes, for_half);
   // Named accumulators (an array of them spills to the stack under the register pressure
   // of Exp8); the tail's padding lanes are masked to add nothing.
   const __m256 s = _mm256_set1_ps(shift);
@@ -349,17 +328,14 @@ double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void
   return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
 }
 
-void Scale(const float *x, float factor, float *y, size_t n) {
-  const __m256 f = _mm256_set1_ps(factor);
-  Map(x, y, n, [f](__m256 v) { return _mm256_mul_ps(v, f); });
-}
+void Scale(const float *x, float factor, float *y, size_t n) { ScaleInto(x, factor, y, n, false); }
 
 void SubtractTwice(const float *x, float first, float second, float *y, size_t n) {
-  const __m256 a = _mm256_set1_ps(first), b = _mm256_set1_ps(second);
-  Map(x, y, n, [a, b](__m256 v) { return _mm256_sub_ps(_mm256_sub_ps(v, a), b); });
+  SubtractTwiceInto(x, first, second, y, n, false);
 }
 
 double SumSquares(const float *x, size_t n) {
+  if (UseAvx512()) return avx512::SumSquares(x, n);
   __m256d sums[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
   size_t i = 0;
   for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
@@ -385,6 +361,7 @@ double SumSquares(const float *x, size_t n) {
 
 
 float F16ToF32RowMax(const uint16_t *in, float *out, size_t n) {
+  if (UseAvx512()) return avx512::F16ToF32RowMax(in, out, n);
   __m256 best = _mm256_set1_ps(-__builtin_inff()), other = best;
   size_t i = 0;
   for (; i + 2 * kLanes <= n; i += 2 * kLanes) {  // value first: max_ps keeps `best` for a NaN value
@@ -406,6 +383,7 @@ float F16ToF32RowMax(const uint16_t *in, float *out, size_t n) {
 }
 
 double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
+  if (UseAvx512()) return avx512::F16ToF32SumSquares(in, out, n);
   __m256d sums[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
   size_t i = 0;
   for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
@@ -500,26 +478,83 @@ void ScaleTimesIntoAny(const float *x, float factor, const float *w, Out *y, siz
   });
 }
 
+inline __m256 LoadPart(const uint16_t *x, size_t count) {
+  if (count == kLanes) return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(x)));
+  uint16_t padded[kLanes] = {};
+  std::memcpy(padded, x, count * sizeof(uint16_t));
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(padded)));
+}
+
+template <class Bits, size_t NumIn, class Kernel>
+void MapTyped(const void *const *in, void *out, size_t n, bool streaming, Kernel kernel) {
+  const Bits *x[NumIn];
+  for (size_t k = 0; k < NumIn; ++k) x[k] = static_cast<const Bits *>(in[k]);
+  StoreBlocks(static_cast<Bits *>(out), n, streaming, [&](size_t i, size_t count) {
+    __m256 v[NumIn];
+    for (size_t k = 0; k < NumIn; ++k) v[k] = LoadPart(x[k] + i, count);
+    return kernel(v);
+  });
+}
+
+template <class Bits>
+void MapAny(MapOp op, const void *const *in, void *out, size_t n, bool streaming) {
+  switch (op) {
+    case MapOp::kAdd:
+      return MapTyped<Bits, 2>(in, out, n, streaming, [](const __m256 *v) { return _mm256_add_ps(v[0], v[1]); });
+    case MapOp::kSub:
+      return MapTyped<Bits, 2>(in, out, n, streaming, [](const __m256 *v) { return _mm256_sub_ps(v[0], v[1]); });
+    case MapOp::kMul:
+      return MapTyped<Bits, 2>(in, out, n, streaming, [](const __m256 *v) { return _mm256_mul_ps(v[0], v[1]); });
+    case MapOp::kSwiGLU:
+      return MapTyped<Bits, 2>(in, out, n, streaming, [](const __m256 *v) { return _mm256_mul_ps(v[0], Silu8(v[1])); });
+    case MapOp::kRelu:  // x where x > 0 or NaN (not x <= 0), else +0 (so -0 gives +0)
+      return MapTyped<Bits, 1>(in, out, n, streaming, [](const __m256 *v) {
+        return _mm256_and_ps(v[0], _mm256_cmp_ps(v[0], _mm256_setzero_ps(), _CMP_NLE_UQ));
+      });
+    case MapOp::kSilu:
+      return MapTyped<Bits, 1>(in, out, n, streaming, [](const __m256 *v) { return Silu8(v[0]); });
+    case MapOp::kGelu:
+      return MapTyped<Bits, 1>(in, out, n, streaming, [](const __m256 *v) { return GeluLanes(v[0]); });
+    case MapOp::kSigmoid:
+      return MapTyped<Bits, 1>(in, out, n, streaming, [](const __m256 *v) { return Sigmoid8(v[0]); });
+  }
+}
+
 }  // namespace
 
+void Map(MapOp op, bool half, const void *const *in, void *out, size_t n, bool streaming) {
+  if (UseAvx512()) return avx512::Map(op, half, in, out, n, streaming);
+  if (half) {
+    MapAny<uint16_t>(op, in, out, n, streaming);
+  } else {
+    MapAny<float>(op, in, out, n, streaming);
+  }
+}
+
 void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming) {
+  if (UseAvx512()) return avx512::ScaleInto(x, factor, y, n, streaming);
   ScaleIntoAny(x, factor, y, n, streaming);
 }
 void ScaleInto(const float *x, float factor, uint16_t *y, size_t n, bool streaming) {
+  if (UseAvx512()) return avx512::ScaleInto(x, factor, y, n, streaming);
   ScaleIntoAny(x, factor, y, n, streaming);
 }
 void SubtractTwiceInto(const float *x, float first, float second, float *y, size_t n, bool streaming) {
+  if (UseAvx512()) return avx512::SubtractTwiceInto(x, first, second, y, n, streaming);
   SubtractTwiceIntoAny(x, first, second, y, n, streaming);
 }
 void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, size_t n, bool streaming) {
+  if (UseAvx512()) return avx512::SubtractTwiceInto(x, first, second, y, n, streaming);
   SubtractTwiceIntoAny(x, first, second, y, n, streaming);
 }
 void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes) {
+  if (UseAvx512()) return avx512::ScaleTimesInto(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
   ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes) {
+  if (UseAvx512()) return avx512::ScaleTimesInto(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
   ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 
@@ -533,18 +568,14 @@ namespace {
 }  // namespace
 bool Enabled() { return false; }
 void F16ToF32(const uint16_t *, float *, size_t) { Unavailable(); }
-void CopyF32Streaming(const float *, float *, size_t) { Unavailable(); }
-void F32ToF16Streaming(const float *, uint16_t *, size_t) { Unavailable(); }
 void F32ToF16(const float *, uint16_t *, size_t) { Unavailable(); }
-void Exp(const float *, float *, size_t) { Unavailable(); }
+void Map(MapOp, bool, const void *const *, void *, size_t, bool) { Unavailable(); }
+void CopyStreaming(const void *, void *, size_t) { Unavailable(); }
+void StoreFence() { Unavailable(); }
 void Transpose8x8Of32(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
 void Transpose8x8Of16(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
-void Gelu(const float *, float *, size_t) { Unavailable(); }
-void Sigmoid(const float *, float *, size_t) { Unavailable(); }
-void Silu(const float *, float *, size_t) { Unavailable(); }
-void SwiGLU(const float *, const float *, float *, size_t) { Unavailable(); }
 float RowMax(const float *, size_t) { Unavailable(); }
-double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t) { Unavailable(); }
+double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t, bool) { Unavailable(); }
 void Scale(const float *, float, float *, size_t) { Unavailable(); }
 void SubtractTwice(const float *, float, float, float *, size_t) { Unavailable(); }
 double SumSquares(const float *, size_t) { Unavailable(); }

@@ -10,6 +10,7 @@ struct AddFn {
   C operator()(C a, C b) const {
     return a + b;
   }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kAdd;  // its one-pass vector kernel (core/simd.h)
 };
 
 using AddDescriptor = ElementwiseDescriptor<OpKind::kAdd, 2, AddFn>;

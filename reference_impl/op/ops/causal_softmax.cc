@@ -19,6 +19,9 @@ __INFINI_C infiniStatus_t infiniopCreateCausalSoftmaxDescriptor(infiniopHandle_t
                             plan->dtype = y_desc->dtype;
                             plan->rows = MakeRowLoop<2>({y_desc, x_desc}, ndim - 1);
                             plan->causal_seq_len = seq;
+#ifdef INFINIOP_WITH_CUDA
+                            plan->device_args = cuda_rows::CausalSoftmaxArgsFor(*y_desc, *x_desc);
+#endif
                             made->reset(new Descriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });

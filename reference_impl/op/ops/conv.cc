@@ -12,6 +12,9 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "infiniop/ops/conv.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/conv.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -201,7 +204,8 @@ class ConvDescriptor final : public InfiniopDescriptor {
 
   ConvDescriptor(const InfiniopHandle &handle, std::shared_ptr<const ConvPlan> plan)
       : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
-    workspace_size = WorkspaceWithSlack(plan_->WorkspaceBytes());
+    // The CUDA path (a direct kernel) needs no workspace.
+    workspace_size = device_type == INFINI_DEVICE_NVIDIA ? 0 : WorkspaceWithSlack(plan_->WorkspaceBytes());
   }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *y, const void *x, const void *w,
@@ -212,6 +216,15 @@ class ConvDescriptor final : public InfiniopDescriptor {
                                         {x, Numel(p.x)},
                                         {w, Numel(p.w)}}));
     if (p.has_bias) INFINIOP_RETURN_IF_ERROR(CheckData({{bias, p.out_channels}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const cuda::ConvProblem problem{p.dtype,     p.batch,     p.in_channels, p.out_channels,
+                                      p.in_size,   p.kernel,    p.out_size,    p.pads,
+                                      p.dilations, p.steps,     p.x.strides,   p.w.strides,
+                                      p.y.strides, p.has_bias,  p.bias_step};
+      return cuda::Conv(*this, problem, y, x, w, p.has_bias ? bias : nullptr, stream);
+    }
+#endif
     std::shared_ptr<const ConvPlan> plan = plan_;
     return Launch(*this, stream, [=] {
       DispatchFloat(plan->dtype, [&](auto tag) {

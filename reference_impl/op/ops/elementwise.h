@@ -14,6 +14,9 @@
 #include "core/dtype.h"
 #include "core/simd.h"
 #include "core/strided_loop.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/elementwise.h"
+#endif
 
 namespace infinicts::ref::op {
 
@@ -23,6 +26,9 @@ template <size_t NumIn>
 struct ElementwisePlan {
   infiniDtype_t dtype;
   StridedLoop<NumIn + 1> loop;  // operand 0 is the output
+#ifdef INFINIOP_WITH_CUDA
+  cuda::StridedOperands<NumIn + 1> device_layout;  // the same walk, for the CUDA kernels
+#endif
 };
 
 template <size_t NumIn>
@@ -41,64 +47,55 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
   for (size_t k = 0; k < NumIn; ++k) strides[k + 1] = &in[k]->strides;
   plan->dtype = out.dtype;
   plan->loop = StridedLoop<NumIn + 1>(out.shape, strides);
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_layout = cuda::MergeOperands<NumIn + 1>(out.shape, strides);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
-// Whether F has a vector kernel over F32 arrays: static void Block(in, out, n).
+// Whether F names its one-pass vector kernel: static constexpr simd::MapOp kVectorOp.
 template <class F, class = void>
-struct HasBlockKernel : std::false_type {};
+struct HasVectorOp : std::false_type {};
 template <class F>
-struct HasBlockKernel<F, std::void_t<decltype(&F::Block)>> : std::true_type {};
-
-// Whether contiguous runs of T may go through F32 blocks and the vector kernels: F16 and
-// F32 (F32 takes them when F has a vector kernel or the output streams, see below).
-template <class T>
-constexpr bool kBlockedPath = std::is_same_v<T, f16_t> || std::is_same_v<T, float>;
+struct HasVectorOp<F, std::void_t<decltype(F::kVectorOp)>> : std::true_type {};
 
 // Outputs of at least this many bytes are written with non-temporal stores: far larger
 // than the caches, they would only evict what the inputs need, and a plain store reads
 // every output line before writing it.
 constexpr size_t kStreamingOutputBytes = size_t(8) << 20;
 
-// A contiguous run, a block at a time: inputs converted to F32 (F16) or used in place
-// (F32), F's vector kernel or its scalar form on the block, the block converted back
-// (F16) or copied out with streaming stores (`streaming`). In place (y == an input) is
-// safe: a block is read whole before it is written.
-template <class T, class F, size_t NumIn, size_t... K>
-void RunContiguousBlocks(const F &f, T *y, const std::array<const T *, NumIn> &x, size_t count, bool streaming,
-                         std::index_sequence<K...>) {
+// A contiguous F16 run of an operator without a vector kernel, a block at a time: inputs
+// converted to F32, F's scalar form, the block converted back. In place (y == an input)
+// is safe: a block is read whole before it is written.
+template <class F, size_t NumIn, size_t... K>
+void RunF16Blocks(const F &f, f16_t *y, const std::array<const f16_t *, NumIn> &x, size_t count,
+                  std::index_sequence<K...>) {
   constexpr size_t kBlock = 1024;
   alignas(32) float inputs[NumIn][kBlock];
   alignas(32) float output[kBlock];
   for (size_t begin = 0; begin < count; begin += kBlock) {
     const size_t n = std::min(kBlock, count - begin);
-    std::array<const float *, NumIn> in;
-    float *out = output;
-    if constexpr (std::is_same_v<T, f16_t>) {
-      for (size_t k = 0; k < NumIn; ++k) {
-        simd::F16ToF32(reinterpret_cast<const uint16_t *>(x[k] + begin), inputs[k], n);
-        in[k] = inputs[k];
-      }
-    } else {
-      for (size_t k = 0; k < NumIn; ++k) in[k] = x[k] + begin;
-      if (!streaming) out = y + begin;
-    }
-    if constexpr (HasBlockKernel<F>::value) {
-      F::Block(in, out, n);
-    } else {
-      for (size_t i = 0; i < n; ++i) out[i] = f(in[K][i]...);
-    }
-    if constexpr (std::is_same_v<T, f16_t>) {
-      uint16_t *bits = reinterpret_cast<uint16_t *>(y + begin);
-      if (streaming) {
-        simd::F32ToF16Streaming(output, bits, n);
-      } else {
-        simd::F32ToF16(output, bits, n);
-      }
-    } else if (streaming) {
-      simd::CopyF32Streaming(output, y + begin, n);
-    }
+    for (size_t k = 0; k < NumIn; ++k) simd::F16ToF32(reinterpret_cast<const uint16_t *>(x[k] + begin), inputs[k], n);
+    for (size_t i = 0; i < n; ++i) output[i] = f(inputs[K][i]...);
+    simd::F32ToF16(output, reinterpret_cast<uint16_t *>(y + begin), n);
   }
+}
+
+// The vector path of a contiguous run, where there is one: F's one-pass kernel (F16 or
+// F32), or F16 blocks through F32 for the others. Answers false where none applies.
+template <class T, class F, size_t NumIn, size_t... K>
+bool RunContiguousVector(const F &f, T *y, const std::array<const T *, NumIn> &x, size_t count, bool streaming,
+                         std::index_sequence<K...> indices) {
+  constexpr bool kF16 = std::is_same_v<T, f16_t>;
+  if constexpr (HasVectorOp<F>::value && (kF16 || std::is_same_v<T, float>)) {
+    const void *in[NumIn] = {x[K]...};
+    simd::Map(F::kVectorOp, kF16, in, y, count, streaming);
+    return true;
+  } else if constexpr (kF16) {
+    RunF16Blocks<F, NumIn>(f, y, x, count, indices);
+    return true;
+  }
+  return false;
 }
 
 template <class T, class F, size_t NumIn, size_t... K>
@@ -111,12 +108,9 @@ void RunElementwiseTyped(const StridedLoop<NumIn + 1> &loop, void *out, const st
     const std::array<const T *, NumIn> x{(static_cast<const T *>(in[K]) + offsets[K + 1])...};
     bool contiguous = steps[0] == 1;
     for (size_t k = 1; k <= NumIn; ++k) contiguous = contiguous && steps[k] == 1;
-    if constexpr (kBlockedPath<T>) {
-      const bool blocked = std::is_same_v<T, f16_t> || HasBlockKernel<F>::value || streaming;
-      if (contiguous && blocked && simd::Enabled()) {
-        RunContiguousBlocks<T, F, NumIn>(f, y, x, count, streaming, std::index_sequence<K...>{});
-        return;
-      }
+    if (contiguous && simd::Enabled() &&
+        RunContiguousVector<T, F, NumIn>(f, y, x, count, streaming, std::index_sequence<K...>{})) {
+      return;
     }
     if (contiguous) {  // a separate loop the compiler can vectorise
       for (size_t i = 0; i < count; ++i) y[i] = Num<T>::Store(f(Num<T>::Load(x[K][i])...));
@@ -158,6 +152,11 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckData({{out, count}}));
     for (const void *input : in) INFINIOP_RETURN_IF_ERROR(CheckData({{input, count}}));
     std::shared_ptr<const ElementwisePlan<NumIn>> plan = self->plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (self->device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, stream);
+    }
+#endif
     return Launch(*self, stream, [plan, out, in] {
       DispatchFloat(plan->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -8,6 +8,10 @@
 #include "core/dtype.h"
 #include "core/strided_loop.h"
 #include "infiniop/ops/embedding.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -18,6 +22,9 @@ struct EmbeddingPlan {
   size_t vocab = 0, dim = 0;
   ptrdiff_t output_step = 0;  // along output's last dim
   ptrdiff_t weight_row = 0, weight_step = 0;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::EmbeddingArgs device_args;  // the same rows, for the CUDA path
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &input, const TensorLayout &weight,
@@ -41,6 +48,9 @@ infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &input, c
   plan->output_step = output.strides.back();
   plan->weight_row = weight.strides[0];
   plan->weight_step = weight.strides[1];
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_args = cuda_rows::EmbeddingArgsFor(output, input, weight);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -83,6 +93,11 @@ class EmbeddingDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckData(
         {{output, indices * plan_->dim}, {input, indices}, {weight, plan_->vocab * plan_->dim}}));
     std::shared_ptr<const EmbeddingPlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda_rows::Embedding(*this, plan->device_args, output, input, weight, stream);
+    }
+#endif
     return Launch(*this, stream, [=] { Run(*plan, output, input, weight); });
   }
 

@@ -13,9 +13,7 @@ struct GeluFn {
     const double wide = static_cast<double>(x);
     return static_cast<C>(0.5 * wide * std::erfc(wide * -0.70710678118654752440));
   }
-  // The vector kernel of the blocked path (ops/elementwise.h): a vector erf within a few
-  // F32 ulps (core/simd.h).
-  static void Block(const std::array<const float *, 1> &in, float *out, size_t n) { simd::Gelu(in[0], out, n); }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kGelu;  // its one-pass vector kernel (core/simd.h)
 };
 
 using GeluDescriptor = ElementwiseDescriptor<OpKind::kGelu, 1, GeluFn>;

@@ -11,6 +11,9 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "infiniop/ops/gemm.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/gemm.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -186,7 +189,9 @@ class GemmDescriptor final : public InfiniopDescriptor {
   GemmDescriptor(const InfiniopHandle &handle, std::shared_ptr<const GemmPlan> plan)
       : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
     const bool half = plan_->dtype == INFINI_DTYPE_F16 || plan_->dtype == INFINI_DTYPE_BF16;
-    workspace_size = half && plan_->k > 0 ? WorkspaceWithSlack(HalfWorkspaceBytes(*plan_)) : 0;
+    // The CUDA path (cuBLAS) needs no workspace.
+    const bool host = device_type != INFINI_DEVICE_NVIDIA;
+    workspace_size = host && half && plan_->k > 0 ? WorkspaceWithSlack(HalfWorkspaceBytes(*plan_)) : 0;
   }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *c, const void *a, const void *b,
@@ -194,6 +199,15 @@ class GemmDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
     const GemmPlan &p = *plan_;
     INFINIOP_RETURN_IF_ERROR(CheckData({{c, p.batch * p.m * p.n}, {a, p.m * p.k}, {b, p.k * p.n}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const auto matrix = [](const GemmOperand &o) {
+        return cuda::GemmMatrix{o.blas.column_major, o.blas.ld, static_cast<int64_t>(o.batch_stride)};
+      };
+      const cuda::GemmProblem problem{p.dtype, p.batch, p.m, p.n, p.k, matrix(p.a), matrix(p.b), matrix(p.c)};
+      return cuda::Gemm(*this, problem, c, a, b, alpha, beta, stream);
+    }
+#endif
     std::shared_ptr<const GemmPlan> plan = plan_;
     return Launch(*this, stream, [plan, c, a, b, alpha, beta, workspace] {
       DispatchFloat(plan->dtype, [&](auto tag) {

@@ -8,6 +8,10 @@
 #include "core/dtype.h"
 #include "infiniop/ops/layer_norm.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -19,6 +23,9 @@ struct LayerNormPlan {
   ptrdiff_t bias_step = 0;
   bool has_bias = false;
   double eps = 0;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::LayerNormArgs device_args;  // the same rows, for the CUDA path
+#endif
 };
 
 enum Operand { kOutput, kStandardization, kInput, kStdDeviation };
@@ -55,6 +62,10 @@ infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &standard
   plan->has_bias = bias != nullptr;
   plan->bias_step = bias != nullptr ? bias->strides[0] : 0;
   plan->eps = eps;
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_args =
+      cuda_rows::LayerNormArgsFor(output, standardization, std_deviation, input, weight, bias, eps);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -102,6 +113,12 @@ class LayerNormDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckData({{output, count}, {standardization, count}, {std_deviation, rows},
                                         {input, count}, {weight, plan_->rows.length}}));
     if (plan_->has_bias) INFINIOP_RETURN_IF_ERROR(CheckData({{bias, plan_->rows.length}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda_rows::LayerNorm(*this, plan_->device_args, output, standardization, std_deviation, input, weight,
+                                  bias, stream);
+    }
+#endif
     std::shared_ptr<const LayerNormPlan> plan = plan_;
     return Launch(*this, stream, [=] {
       DispatchFloat(plan->dtype, [&](auto tag) {

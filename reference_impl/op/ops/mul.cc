@@ -10,6 +10,7 @@ struct MulFn {
   C operator()(C a, C b) const {
     return a * b;
   }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kMul;  // its one-pass vector kernel (core/simd.h)
 };
 
 using MulDescriptor = ElementwiseDescriptor<OpKind::kMul, 2, MulFn>;

@@ -15,6 +15,10 @@
 #include "core/api.h"
 #include "core/dtype.h"
 #include "infiniop/ops/random_sample.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -23,6 +27,9 @@ struct RandomSamplePlan {
   infiniDtype_t result_dtype, probs_dtype;
   size_t n = 0;
   ptrdiff_t probs_step = 1;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::RandomSampleArgs device_args;  // the same logits, for the CUDA path
+#endif
 };
 
 struct Sample {
@@ -48,6 +55,9 @@ infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, R
   plan->probs_dtype = probs.dtype;
   plan->n = probs.shape[0];
   plan->probs_step = probs.strides[0];
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_args = cuda_rows::RandomSampleArgsFor(result, probs);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -103,6 +113,12 @@ class RandomSampleDescriptor final : public InfiniopDescriptor {
   RandomSampleDescriptor(const InfiniopHandle &handle, std::shared_ptr<const RandomSamplePlan> plan)
       : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
     workspace_size = WorkspaceWithSlack(WorkspaceBytes(*plan_));
+#ifdef INFINIOP_WITH_CUDA
+    // The GPU ranks a power-of-two padding of the logits (cuda/rows/random_sample.cu).
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      workspace_size = cuda_rows::RandomSampleWorkspaceBytes(static_cast<int64_t>(plan_->n));
+    }
+#endif
   }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *result, const void *probs,
@@ -110,6 +126,12 @@ class RandomSampleDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
     INFINIOP_RETURN_IF_ERROR(CheckData({{result, 1}, {probs, plan_->n}}));
     std::shared_ptr<const RandomSamplePlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const cuda_rows::SampleParams params{sample.random_val, sample.topp, sample.temperature, sample.topk};
+      return cuda_rows::RandomSample(*this, plan->device_args, params, result, probs, workspace, stream);
+    }
+#endif
     return Launch(*this, stream, [=] { Run(*plan, result, probs, sample, workspace); });
   }
 

@@ -10,6 +10,9 @@
 #include "core/simd.h"
 #include "core/strided_loop.h"
 #include "infiniop/ops/rearrange.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rearrange.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -37,6 +40,9 @@ struct RearrangePlan {
   size_t element_size = 0;
   StridedLoop<2> loop;  // operand 0: dst, operand 1: src (strides in elements)
   TransposePlan transpose;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::StridedOperands<2> device_layout;  // the same walk, for the CUDA path
+#endif
 };
 
 TransposePlan MakeTransposePlan(const TensorLayout &dst, const TensorLayout &src) {
@@ -63,12 +69,23 @@ TransposePlan MakeTransposePlan(const TensorLayout &dst, const TensorLayout &src
   return plan;
 }
 
+// Outputs of at least this many bytes leave through streaming stores (see ops/elementwise.h).
+constexpr size_t kStreamingTransposeBytes = size_t(8) << 20;
+
 template <size_t Bytes>
 void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
   // Tile edge: runs of 128 to 512 bytes on both sides, for the prefetchers and the
   // memory's parallelism; a buffer of at most 64 KiB, inside L2.
   constexpr size_t kEdge = Bytes <= 4 ? 128 : 32;
+  constexpr bool kVectorElement = Bytes == 4 || Bytes == 2;
+  constexpr size_t kOutEdge = kVectorElement ? kEdge : 1;  // the streaming buffer's edge
+  size_t total = plan.outer_count * Bytes;
+  for (size_t d : {plan.dst_unit, plan.src_unit}) total *= plan.shape[d];
+  // Whole tiles of a large output are transposed into a second buffer and streamed out a
+  // row at a time: no read for ownership of dst's lines, which a transpose's scattered
+  // stores would otherwise pay.
+  const bool streaming = kVectorElement && total >= kStreamingTransposeBytes && simd::Enabled();
   const size_t columns = plan.shape[plan.dst_unit], rows = plan.shape[plan.src_unit];
   const size_t column_tiles = (columns + kEdge - 1) / kEdge, row_tiles = (rows + kEdge - 1) / kEdge;
   const size_t per_outer = column_tiles * row_tiles;
@@ -76,6 +93,7 @@ void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
   const ptrdiff_t dst_row_stride = plan.dst_strides[plan.src_unit];
   ParallelFor(plan.outer_count * per_outer, 1, [&](size_t begin, size_t end) {
     E buffer[kEdge][kEdge];  // buffer[column][row]
+    E rows_out[kOutEdge][kOutEdge];  // rows_out[row][column]: streaming
     for (size_t unit = begin; unit < end; ++unit) {
       ptrdiff_t dst_base = 0, src_base = 0;
       size_t rest = unit / per_outer;
@@ -97,7 +115,17 @@ void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
       E *out = static_cast<E *>(dst) + dst_base + static_cast<ptrdiff_t>(column0) +
                static_cast<ptrdiff_t>(row0) * dst_row_stride;
       size_t vector_rows = 0, vector_columns = 0;  // the part done in 8 x 8 vector blocks
-      if constexpr (Bytes == 4 || Bytes == 2) {
+      if constexpr (kVectorElement) {
+        if (streaming && row_count == kEdge && column_count == kEdge) {
+          const auto transpose = Bytes == 4 ? simd::Transpose8x8Of32 : simd::Transpose8x8Of16;
+          for (size_t r = 0; r < kEdge; r += 8) {
+            for (size_t c = 0; c < kEdge; c += 8) transpose(&buffer[c][r], kEdge, &rows_out[r][c], kEdge);
+          }
+          for (size_t r = 0; r < kEdge; ++r) {
+            simd::CopyStreaming(rows_out[r], out + static_cast<ptrdiff_t>(r) * dst_row_stride, kEdge * Bytes);
+          }
+          continue;
+        }
         if (simd::Enabled()) {
           vector_rows = row_count / 8 * 8;
           vector_columns = column_count / 8 * 8;
@@ -115,6 +143,7 @@ void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
         for (size_t c = r < vector_rows ? vector_columns : 0; c < column_count; ++c) line[c] = buffer[c][r];
       }
     }
+    if (streaming) simd::StoreFence();
   });
 }
 
@@ -165,6 +194,11 @@ class RearrangeDescriptor final : public InfiniopDescriptor {
   infiniStatus_t Compute(void *dst, const void *src, void *stream) const {
     INFINIOP_RETURN_IF_ERROR(CheckData({{dst, plan_->loop.numel()}, {src, plan_->loop.numel()}}));
     std::shared_ptr<const RearrangePlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::Rearrange(*this, plan->element_size, plan->device_layout, dst, src, stream);
+    }
+#endif
     return Launch(*this, stream, [plan, dst, src] { Run(*plan, dst, src); });
   }
 
@@ -190,6 +224,9 @@ __INFINI_C infiniStatus_t infiniopCreateRearrangeDescriptor(infiniopHandle_t han
                             plan->element_size = DtypeSize(dst->dtype);
                             plan->loop = StridedLoop<2>(dst->shape, {&dst->strides, &src->strides});
                             plan->transpose = MakeTransposePlan(*dst, *src);
+#ifdef INFINIOP_WITH_CUDA
+                            plan->device_layout = cuda::MergeOperands<2>(dst->shape, {&dst->strides, &src->strides});
+#endif
                             made->reset(new RearrangeDescriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });

@@ -10,6 +10,7 @@ struct ReluFn {
   C operator()(C x) const {
     return x > C(0) || std::isnan(x) ? x : C(0);
   }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kRelu;  // its one-pass vector kernel (core/simd.h)
 };
 
 using ReluDescriptor = ElementwiseDescriptor<OpKind::kRelu, 1, ReluFn>;

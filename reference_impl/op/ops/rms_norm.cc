@@ -10,6 +10,10 @@
 #include "infiniop/ops/rms_norm.h"
 #include "core/simd.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -19,6 +23,9 @@ struct RMSNormPlan {
   RowLoop<2> rows;  // operand 0: y, operand 1: x
   ptrdiff_t weight_step;
   double epsilon;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::RMSNormArgs device_args;  // the same rows, for the CUDA path
+#endif
 };
 
 bool WeightDtypeFits(infiniDtype_t data, infiniDtype_t weight) {
@@ -42,6 +49,9 @@ infiniStatus_t MakePlan(const TensorLayout &y, const TensorLayout &x, const Tens
   plan->rows = MakeRowLoop<2>({&y, &x}, y.ndim() - 1);
   plan->weight_step = w.strides[0];
   plan->epsilon = epsilon;
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_args = cuda_rows::RMSNormArgsFor(y, x, w, epsilon);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -138,6 +148,9 @@ class RMSNormDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
     const size_t count = plan_->rows.rows.numel() * plan_->rows.length;
     INFINIOP_RETURN_IF_ERROR(CheckData({{y, count}, {x, count}, {w, plan_->rows.length}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) return cuda_rows::RMSNorm(*this, plan_->device_args, y, x, w, stream);
+#endif
     std::shared_ptr<const RMSNormPlan> plan = plan_;
     return Launch(*this, stream, [plan, y, x, w] { Run(*plan, y, x, w); });
   }

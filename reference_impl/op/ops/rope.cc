@@ -10,6 +10,10 @@
 #include "core/dtype.h"
 #include "infiniop/ops/rope.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -20,6 +24,9 @@ struct RoPEPlan {
   RowLoop<3> rows;  // one row per (batch, token, head); operands: y, x, pos_ids
   size_t table_len = 0;
   Offsets<2> sin_strides{}, cos_strides{};
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::RoPEArgs device_args;  // the same rows, for the CUDA path
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &y, const TensorLayout &x, const TensorLayout &pos,
@@ -115,6 +122,11 @@ class RoPEDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(
         CheckData({{y, count}, {x, count}, {pos_ids, rows}, {sin_table, table}, {cos_table, table}}));
     std::shared_ptr<const RoPEPlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda_rows::RoPE(*this, plan->device_args, y, x, pos_ids, sin_table, cos_table, stream);
+    }
+#endif
     return Launch(*this, stream, [=] { Run(*plan, y, x, pos_ids, sin_table, cos_table); });
   }
 
@@ -140,6 +152,10 @@ __INFINI_C infiniStatus_t infiniopCreateRoPEDescriptor(infiniopHandle_t handle, 
                             auto plan = std::make_shared<RoPEPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePlan(*y, *x, *pos_ids, *sin_table, *cos_table, plan.get()));
                             plan->algo = algo;
+#ifdef INFINIOP_WITH_CUDA
+                            plan->device_args = cuda_rows::RoPEArgsFor(*y, *x, *pos_ids, *sin_table, *cos_table,
+                                                                       static_cast<int>(algo));
+#endif
                             made->reset(new RoPEDescriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });

@@ -10,8 +10,7 @@ struct SigmoidFn {
   C operator()(C x) const {
     return C(1) / (C(1) + std::exp(-x));
   }
-  // The vector kernel of the blocked path (ops/elementwise.h).
-  static void Block(const std::array<const float *, 1> &in, float *out, size_t n) { simd::Sigmoid(in[0], out, n); }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kSigmoid;  // its one-pass vector kernel (core/simd.h)
 };
 
 using SigmoidDescriptor = ElementwiseDescriptor<OpKind::kSigmoid, 1, SigmoidFn>;

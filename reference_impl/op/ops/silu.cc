@@ -10,8 +10,7 @@ struct SiluFn {
   C operator()(C x) const {
     return x / (C(1) + std::exp(-x));
   }
-  // The vector kernel of the blocked path (ops/elementwise.h).
-  static void Block(const std::array<const float *, 1> &in, float *out, size_t n) { simd::Silu(in[0], out, n); }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kSilu;  // its one-pass vector kernel (core/simd.h)
 };
 
 using SiluDescriptor = ElementwiseDescriptor<OpKind::kSilu, 1, SiluFn>;

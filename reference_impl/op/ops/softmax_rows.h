@@ -12,6 +12,10 @@
 #include "core/dtype.h"
 #include "core/simd.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 
@@ -79,6 +83,7 @@ void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool lo
       return;
     }
   }
+  constexpr bool kForHalf = std::is_same_v<T, f16_t>;  // F16 outputs: an F16-grade exp will do
   float *row = RowScratchF32(length);
   const float *in = nullptr;
   float max = 0;
@@ -92,12 +97,12 @@ void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool lo
   using Bits = std::conditional_t<std::is_same_v<T, float>, float, uint16_t>;
   Bits *out = reinterpret_cast<Bits *>(y);
   if (log) {
-    const double sum = simd::ExpShiftedSum(in, max, nullptr, valid, next, next_bytes);
+    const double sum = simd::ExpShiftedSum(in, max, nullptr, valid, next, next_bytes, kForHalf);
     simd::SubtractTwiceInto(in, max, static_cast<float>(std::log(sum)), out, valid, streaming);
     for (size_t j = valid; j < length; ++j) y[j] = StoreDouble<T>(0.0);
     return;
   }
-  const double sum = simd::ExpShiftedSum(in, max, row, valid, next, next_bytes);  // in may be row: element for element
+  const double sum = simd::ExpShiftedSum(in, max, row, valid, next, next_bytes, kForHalf);  // in may be row: element for element
   for (size_t j = valid; j < length; ++j) row[j] = 0.0f;
   simd::ScaleInto(row, static_cast<float>(1.0 / sum), out, length, streaming);
 }
@@ -117,6 +122,9 @@ struct SoftmaxPlan {
   RowLoop<2> rows;             // operand 0: y, operand 1: x
   size_t causal_seq_len = 0;   // > 0 for CausalSoftmax: rows are (..., seq, total)
   bool log = false;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::SoftmaxArgs device_args;  // the same rows, for the CUDA path
+#endif
 };
 
 inline void RunSoftmax(const SoftmaxPlan &plan, void *y, const void *x) {
@@ -163,6 +171,9 @@ class SoftmaxDescriptor final : public InfiniopDescriptor {
     std::shared_ptr<const SoftmaxPlan> plan = self->plan_;
     const size_t count = plan->rows.rows.numel() * plan->rows.length;
     INFINIOP_RETURN_IF_ERROR(CheckData({{y, count}, {x, count}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (self->device_type == INFINI_DEVICE_NVIDIA) return cuda_rows::Softmax(*self, plan->device_args, y, x, stream);
+#endif
     return Launch(*self, stream, [plan, y, x] { RunSoftmax(*plan, y, x); });
   }
 
@@ -183,6 +194,10 @@ infiniStatus_t CreateAxisSoftmax(infiniopHandle_t handle, InfiniopDescriptor **d
                             plan->dtype = y->dtype;
                             plan->rows = MakeRowLoop<2>({y, x}, static_cast<size_t>(axis < 0 ? axis + ndim : axis));
                             plan->log = log;
+#ifdef INFINIOP_WITH_CUDA
+                            plan->device_args = cuda_rows::SoftmaxArgsFor(
+                                *y, *x, static_cast<size_t>(axis < 0 ? axis + ndim : axis), log);
+#endif
                             made->reset(new SoftmaxDescriptor<Kind>(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });

@@ -10,6 +10,7 @@ struct SubFn {
   C operator()(C a, C b) const {
     return a - b;
   }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kSub;  // its one-pass vector kernel (core/simd.h)
 };
 
 using SubDescriptor = ElementwiseDescriptor<OpKind::kSub, 2, SubFn>;

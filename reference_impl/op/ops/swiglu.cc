@@ -10,8 +10,7 @@ struct SwiGLUFn {
   C operator()(C a, C b) const {
     return a * (b / (C(1) + std::exp(-b)));
   }
-  // The vector kernel of the blocked path (ops/elementwise.h).
-  static void Block(const std::array<const float *, 2> &in, float *out, size_t n) { simd::SwiGLU(in[0], in[1], out, n); }
+  static constexpr simd::MapOp kVectorOp = simd::MapOp::kSwiGLU;  // its one-pass vector kernel (core/simd.h)
 };
 
 using SwiGLUDescriptor = ElementwiseDescriptor<OpKind::kSwiGLU, 2, SwiGLUFn>;

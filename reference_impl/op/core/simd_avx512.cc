@@ -1,0 +1,528 @@
+// The AVX-512 bodies of core/simd_avx512.h. CMake compiles this file alone with the
+// AVX-512 F/BW/VL/DQ flags; like simd_avx2.cc it includes no header with inline functions
+// of its own, so no AVX-512 copy of shared code can reach a CPU without AVX-512.
+// The arithmetic is that of simd_avx2.cc lane for lane (same exp and erf fits, same
+// rounding steps), 16 lanes wide; partial vectors use masked loads and stores.
+#include "core/simd_avx512.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512DQ__) && \
+    defined(__FMA__) && defined(__F16C__)
+#include <immintrin.h>
+
+namespace infinicts::ref::op::simd::avx512 {
+namespace {
+
+constexpr size_t kLanes = 16;
+
+inline __mmask16 FirstLanes(size_t count) {
+  return count >= kLanes ? __mmask16(0xffff) : static_cast<__mmask16>((1u << count) - 1u);
+}
+
+// exp(x): x = n ln2 + r, |r| <= ln2 / 2, exp(r) by its Taylor series to r^7, then
+// scalef multiplies by 2^n with one rounding (also into the subnormal range). The clamp
+// to [-104, 89] makes exp(-104) round to 0 and exp(89) overflow to Inf; max_ps and
+// min_ps answer their second operand for a NaN, which keeps it NaN.
+inline __m512 Exp16(__m512 x) {
+  const __m512 clamped = _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(clamped, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), clamped);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.0f / 5040);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_scalef_ps(p, n);
+}
+
+// Exp16 for results that are rounded to F16 next: one-constant reduction and a degree-5
+// Taylor series, relative error below 3e-6 (0.006 of an F16 ulp) at three fewer steps.
+inline __m512 Exp16ForHalf(__m512 x) {
+  const __m512 clamped = _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(clamped, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693147182f), clamped);
+  __m512 p = _mm512_set1_ps(1.0f / 120);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+  return _mm512_scalef_ps(p, n);
+}
+
+template <bool ForHalf>
+inline __m512 ExpFor(__m512 x) {
+  if constexpr (ForHalf) return Exp16ForHalf(x);
+  return Exp16(x);
+}
+
+inline __m512 Negate(__m512 x) { return _mm512_sub_ps(_mm512_setzero_ps(), x); }
+
+// 1 / (1 + exp(-x)) and x / (1 + exp(-x)). ForHalf: F16-grade exp and a 14-bit reciprocal
+// (relative error 2^-14, 0.06 of an F16 ulp) instead of a division, whose rate bounds
+// these kernels.
+template <bool ForHalf>
+inline __m512 Sigmoid16(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  if constexpr (ForHalf) return _mm512_rcp14_ps(_mm512_add_ps(one, Exp16ForHalf(Negate(x))));
+  return _mm512_div_ps(one, _mm512_add_ps(one, Exp16(Negate(x))));
+}
+
+template <bool ForHalf>
+inline __m512 Silu16(__m512 x) {
+  if constexpr (ForHalf) return _mm512_mul_ps(x, Sigmoid16<true>(x));
+  return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), Exp16(Negate(x))));
+}
+
+// Gelu where |x| <= 5.65; the other lanes (and NaNs) take the scalar formula.
+constexpr float kGeluVectorLimit = 5.65f;
+
+inline float GeluScalar(float x) {
+  const double wide = x;
+  return static_cast<float>(0.5 * wide * std::erfc(wide * -0.70710678118654752440));
+}
+
+// `result` with the lanes where |x| > 5.65 (and NaNs) replaced by the scalar formula.
+inline __m512 WithScalarGeluOutside(__m512 x, __m512 result) {
+  const __mmask16 outside = _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(kGeluVectorLimit), _CMP_NLE_UQ);
+  if (outside == 0) return result;
+  alignas(64) float inputs[kLanes], lanes[kLanes];
+  _mm512_store_ps(inputs, x);
+  _mm512_store_ps(lanes, result);
+  for (size_t k = 0; k < kLanes; ++k) {
+    if ((outside >> k) & 1u) lanes[k] = GeluScalar(inputs[k]);
+  }
+  return _mm512_load_ps(lanes);
+}
+
+// erfc(c + s) for the quarter k of [0, 4] (c = k/4 + 1/8, |s| <= 1/8): kErfcQuarters[d][k] is
+// the coefficient of s^(8-d) of a degree-8 fit (mpmath.chebyfit of erfc(c + s) / erfc(c),
+// times erfc(c)), relative error below 7e-9 on every quarter.
+constexpr float kErfcQuarters[9][16] = {
+    {-5.567328718e-03f, -1.117852322e-02f, -6.660380277e-03f, 1.814729626e-03f, 5.990832794e-03f, 4.249633740e-03f, 5.889680122e-04f, -1.416814947e-03f, -1.379017145e-03f, -5.960174540e-04f, -3.723920639e-05f, 1.344325460e-04f, 1.111252157e-04f, 5.500723526e-05f, 2.021981584e-05f, 5.907245876e-06f},
+    {2.383779754e-02f, 5.454437608e-03f, -1.378283044e-02f, -1.848154861e-02f, -9.594086222e-03f, 1.363867651e-03f, 6.134770732e-03f, 4.915597916e-03f, 1.879366811e-03f, -1.114295109e-04f, -6.754947975e-04f, -5.279904674e-04f, -2.673705490e-04f, -1.029332531e-04f, -3.186828504e-05f, -8.155794276e-06f},
+    {2.266234004e-02f, 5.010583147e-02f, 4.134453159e-02f, 1.036815333e-02f, -1.553636211e-02f, -2.216110159e-02f, -1.441492668e-02f, -4.105347415e-03f, 1.821361824e-03f, 3.114101318e-03f, 2.246864229e-03f, 1.140088405e-03f, 4.523168081e-04f, 1.464069986e-04f, 3.952758291e-05f, 9.020406357e-06f},
+    {-1.041798066e-01f, -4.547529748e-02f, 2.741192275e-02f, 6.721454054e-02f, 6.132353298e-02f, 3.060662205e-02f, 2.135504428e-03f, -1.146243319e-02f, -1.249560078e-02f, -8.357531489e-03f, -4.217943601e-03f, -1.713270117e-03f, -5.769510971e-04f, -1.637651919e-04f, -3.958818255e-05f, -8.207406391e-06f},
+    {-6.870709478e-02f, -1.665833840e-01f, -1.764598523e-01f, -1.123965640e-01f, -2.797329919e-02f, 3.050060994e-02f, 4.971886379e-02f, 4.225988221e-02f, 2.636082863e-02f, 1.313321347e-02f, 5.414293675e-03f, 1.881760011e-03f, 5.575739420e-04f, 1.418880303e-04f, 3.116859893e-05f, 5.932514141e-06f},
+    {3.587233603e-01f, 2.348761937e-01f, 5.567184761e-02f, -9.292359597e-02f, -1.624523323e-01f, -1.579377097e-01f, -1.148406222e-01f, -6.744109321e-02f, -3.303740467e-02f, -1.373053290e-02f, -4.890426044e-03f, -1.502535976e-03f, -4.000198280e-04f, -9.258298942e-05f, -1.867376293e-05f, -3.288495756e-06f},
+    {1.388606587e-01f, 3.676323036e-01f, 4.771872098e-01f, 4.591519146e-01f, 3.580582033e-01f, 2.342446888e-01f, 1.307674209e-01f, 6.289842829e-02f, 2.622424381e-02f, 9.515384922e-03f, 3.013172206e-03f, 8.344063133e-04f, 2.023708851e-04f, 4.303712519e-05f, 8.032711024e-06f, 1.316811726e-06f},
+    {-1.110885270e+00f, -9.803528095e-01f, -7.634995358e-01f, -5.247450453e-01f, -3.182739585e-01f, -1.703597737e-01f, -8.047225902e-02f, -3.354582842e-02f, -1.234082061e-02f, -4.006477862e-03f, -1.147875126e-03f, -2.902282829e-04f, -6.475868318e-05f, -1.275174076e-05f, -2.215920264e-06f, -3.398223745e-07f},
+    {8.596837952e-01f, 5.958830906e-01f, 3.767591178e-01f, 2.159249389e-01f, 1.116117683e-01f, 5.182992722e-02f, 2.155626676e-02f, 8.009942330e-03f, 2.654029359e-03f, 7.829382179e-04f, 2.053757361e-04f, 4.785483974e-05f, 9.896734625e-06f, 1.815281427e-06f, 2.951401925e-07f, 4.251394408e-08f},
+};
+
+// gelu(x) = x/2 (1 + erf(t)), t = x / sqrt(2): 1 + erf(t) is 2 - erfc(t) for t >= 0 and
+// erfc(|t|) for t < 0 (no cancellation where the result is small). erfc(|t|) comes from the
+// quarter's polynomial, picked per lane by permutes: about half the work of an exp-based
+// form. t is carried as hi + lo from x itself, so that s = |t| - c is exact to F32: erfc's
+// relative slope 2|t| would turn t's own rounding into 12 ulps at |t| = 3.5.
+inline __m512 Gelu16(__m512 x) {
+  const __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(0.707106769f));
+  const __m512 t_low = _mm512_fmadd_ps(x, _mm512_set1_ps(1.21016175e-08f),
+                                       _mm512_fmsub_ps(x, _mm512_set1_ps(0.707106769f), t));
+  const __mmask16 negative = _mm512_cmp_ps_mask(t, _mm512_setzero_ps(), _CMP_LT_OQ);
+  const __m512 magnitude = _mm512_abs_ps(t);
+  const __m512 magnitude_low = _mm512_mask_sub_ps(t_low, negative, _mm512_setzero_ps(), t_low);
+  const __m512i quarter = _mm512_cvttps_epi32(_mm512_min_ps(_mm512_mul_ps(magnitude, _mm512_set1_ps(4.0f)),
+                                                            _mm512_set1_ps(15.0f)));
+  const __m512 centre = _mm512_fmadd_ps(_mm512_cvtepi32_ps(quarter), _mm512_set1_ps(0.25f), _mm512_set1_ps(0.125f));
+  const __m512 s = _mm512_add_ps(_mm512_sub_ps(magnitude, centre), magnitude_low);
+  __m512 erfc = _mm512_permutexvar_ps(quarter, _mm512_loadu_ps(kErfcQuarters[0]));
+  for (size_t d = 1; d < 9; ++d) {
+    erfc = _mm512_fmadd_ps(erfc, s, _mm512_permutexvar_ps(quarter, _mm512_loadu_ps(kErfcQuarters[d])));
+  }
+  const __m512 one_plus_erf = _mm512_mask_blend_ps(negative, _mm512_sub_ps(_mm512_set1_ps(2.0f), erfc), erfc);
+  const __m512 result = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), one_plus_erf);
+  return WithScalarGeluOutside(x, result);
+}
+
+// erfc(k/8 + v/8) for the eighth k of [0, 4], 0 <= v < 1: kErfcEighths[d][k] is the
+// coefficient of v^(4-d) (mpmath.chebyfit, relative error below 2.3e-5: 0.05 of an F16 ulp).
+constexpr float kErfcEighths[5][32] = {
+    {-8.53908462e-06f, -2.43113033e-05f, -3.64424303e-05f, -4.33529619e-05f, -4.44983386e-05f, -4.03875219e-05f, -3.23590271e-05f, -2.21993158e-05f, -1.17214118e-05f, -2.41422311e-06f, 4.76602240e-06f, 9.44334744e-06f, 1.17363073e-05f, 1.20941655e-05f, 1.11148662e-05f, 9.39147731e-06f, 7.41186829e-06f, 5.51499039e-06f, 3.89229584e-06f, 2.61645400e-06f, 1.68022008e-06f, 1.03308881e-06f, 6.09224514e-07f, 3.45046427e-07f, 1.87895086e-07f, 9.84650822e-08f, 4.96939338e-08f, 2.41686730e-08f, 1.13334936e-08f, 5.12668777e-09f, 2.23792642e-09f, 9.43066691e-10f},
+    {7.42064934e-04f, 7.07104122e-04f, 6.08419746e-04f, 4.60870137e-04f, 2.85679439e-04f, 1.06214660e-04f, -5.62939817e-05f, -1.86102839e-04f, -2.74740269e-04f, -3.21076743e-04f, -3.29977959e-04f, -3.10125903e-04f, -2.71663901e-04f, -2.24203787e-04f, -1.75505806e-04f, -1.30897997e-04f, -9.33139556e-05f, -6.37301347e-05f, -4.17729652e-05f, -2.63145092e-05f, -1.59484926e-05f, -9.30792638e-06f, -5.23493641e-06f, -2.83895586e-06f, -1.48530931e-06f, -7.50024722e-07f, -3.65676861e-07f, -1.72196265e-07f, -7.83389099e-08f, -3.44403173e-08f, -1.46348509e-08f, -6.01209834e-09f},
+    {-2.65288983e-06f, 2.16740641e-03f, 4.13907874e-03f, 5.74353022e-03f, 6.86565870e-03f, 7.45697552e-03f, 7.53578191e-03f, 7.17589914e-03f, 6.48765147e-03f, 5.59599950e-03f, 4.62052350e-03f, 3.66064902e-03f, 2.78765342e-03f, 2.04319856e-03f, 1.44285319e-03f, 9.82492144e-04f, 6.45532332e-04f, 4.09471090e-04f, 2.50864330e-04f, 1.48500377e-04f, 8.49623764e-05f, 4.69952019e-05f, 2.51367472e-05f, 1.30041136e-05f, 6.50795896e-06f, 3.15114307e-06f, 1.47641932e-06f, 6.69455819e-07f, 2.93799691e-07f, 1.24807205e-07f, 5.13244552e-08f, 2.04333312e-08f},
+    {-1.41047065e-01f, -1.38860373e-01f, -1.32501568e-01f, -1.22544013e-01f, -1.09847845e-01f, -9.54375591e-02f, -8.03665637e-02f, -6.55933372e-02f, -5.18886364e-02f, -3.97844116e-02f, -2.95652607e-02f, -2.12950428e-02f, -1.48663136e-02f, -1.00590266e-02f, -6.59684757e-03f, -4.19319147e-03f, -2.58333432e-03f, -1.54256733e-03f, -8.92760894e-04f, -5.00787663e-04f, -2.72269775e-04f, -1.43473769e-04f, -7.32778565e-05f, -3.62743883e-05f, -1.74042150e-05f, -8.09348738e-06f, -3.64790713e-06f, -1.59359731e-06f, -6.74745579e-07f, -2.76903257e-07f, -1.10139360e-07f, -4.24603348e-08f},
+    {9.99999993e-01f, 8.59683789e-01f, 7.23673606e-01f, 5.95883089e-01f, 4.79500123e-01f, 3.76759120e-01f, 2.88844370e-01f, 2.15924943e-01f, 1.57299211e-01f, 1.11611772e-01f, 7.70998741e-02f, 5.18299286e-02f, 3.38948541e-02f, 2.15562666e-02f, 1.33283282e-02f, 8.00994159e-03f, 4.67773420e-03f, 2.65402865e-03f, 1.46271601e-03f, 7.82937777e-04f, 4.06951703e-04f, 2.05375524e-04f, 1.00621786e-04f, 4.78547569e-05f, 2.20904488e-05f, 9.89670772e-06f, 4.30276507e-06f, 1.81527404e-06f, 7.43094726e-07f, 2.95138462e-07f, 1.13726466e-07f, 4.25135958e-08f},
+};
+
+// Gelu16 for results that are rounded to F16 next: t rounded once (its 12 F32 ulps are
+// far below an F16 ulp), the eighth's degree-4 polynomial picked by one two-table permute.
+inline __m512 Gelu16ForHalf(__m512 x) {
+  const __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(0.707106769f));
+  const __m512 eighths = _mm512_min_ps(_mm512_mul_ps(_mm512_abs_ps(t), _mm512_set1_ps(8.0f)), _mm512_set1_ps(31.0f));
+  const __m512 whole = _mm512_roundscale_ps(eighths, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  const __m512i eighth = _mm512_cvttps_epi32(whole);
+  const __m512 v = _mm512_sub_ps(eighths, whole);
+  auto coefficient = [&](size_t d) {
+    return _mm512_permutex2var_ps(_mm512_loadu_ps(kErfcEighths[d]), eighth, _mm512_loadu_ps(kErfcEighths[d] + 16));
+  };
+  __m512 erfc = coefficient(0);
+  for (size_t d = 1; d < 5; ++d) erfc = _mm512_fmadd_ps(erfc, v, coefficient(d));
+  const __mmask16 negative = _mm512_cmp_ps_mask(t, _mm512_setzero_ps(), _CMP_LT_OQ);
+  const __m512 one_plus_erf = _mm512_mask_blend_ps(negative, _mm512_sub_ps(_mm512_set1_ps(2.0f), erfc), erfc);
+  const __m512 result = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), one_plus_erf);
+  return WithScalarGeluOutside(x, result);
+}
+
+// Loads and stores of 16 lanes of F32 or of F16 (converted, rounding to nearest even).
+struct F32Lanes {
+  using Bits = float;
+  static constexpr bool kForHalf = false;  // results stay F32: F32-grade kernels
+  static constexpr size_t kStreamAlignment = 64;
+  static __m512 Load(const float *p) { return _mm512_loadu_ps(p); }
+  static __m512 LoadPart(const float *p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
+  static void Store(float *p, __m512 v, bool streaming) {
+    if (streaming) {
+      _mm512_stream_ps(p, v);
+    } else {
+      _mm512_storeu_ps(p, v);
+    }
+  }
+  static void StorePart(float *p, __m512 v, __mmask16 m) { _mm512_mask_storeu_ps(p, m, v); }
+};
+
+struct F16Lanes {
+  using Bits = uint16_t;
+  static constexpr bool kForHalf = true;  // results are rounded to F16: F16-grade kernels
+  static constexpr size_t kStreamAlignment = 32;
+  static __m512 Load(const uint16_t *p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+  }
+  static __m512 LoadPart(const uint16_t *p, __mmask16 m) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p)); }
+  static __m256i Round(__m512 v) { return _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+  static void Store(uint16_t *p, __m512 v, bool streaming) {
+    if (streaming) {
+      _mm256_stream_si256(reinterpret_cast<__m256i *>(p), Round(v));
+    } else {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(p), Round(v));
+    }
+  }
+  static void StorePart(uint16_t *p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
+};
+
+// y[i] = block(i, mask) for 16 lanes at a time; mask selects the lanes of a partial
+// block (loads under it are padded with zeros). Streaming stores need the output aligned
+// (64 bytes for F32, 32 for F16): a partial head block reaches it first.
+template <class Out, class Block>
+void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
+  using Bits = typename Out::Bits;
+  const uintptr_t address = reinterpret_cast<uintptr_t>(y);
+  if (address % sizeof(Bits) != 0) streaming = false;  // cannot be aligned: plain stores
+  size_t i = 0;
+  if (streaming) {
+    const size_t misaligned = (address % Out::kStreamAlignment) / sizeof(Bits);
+    const size_t head = misaligned == 0 ? 0 : std::min(n, Out::kStreamAlignment / sizeof(Bits) - misaligned);
+    if (head > 0) Out::StorePart(y, block(size_t(0), FirstLanes(head)), FirstLanes(head));
+    i = head;
+  }
+  // Four vectors a step: their independent chains interleave in the schedulers, which the
+  // long exp and erf dependency chains need to keep the FMA pipes busy.
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    const __m512 a = block(i, __mmask16(0xffff)), b = block(i + kLanes, __mmask16(0xffff));
+    const __m512 c = block(i + 2 * kLanes, __mmask16(0xffff)), d = block(i + 3 * kLanes, __mmask16(0xffff));
+    Out::Store(y + i, a, streaming);
+    Out::Store(y + i + kLanes, b, streaming);
+    Out::Store(y + i + 2 * kLanes, c, streaming);
+    Out::Store(y + i + 3 * kLanes, d, streaming);
+  }
+  for (; i + kLanes <= n; i += kLanes) Out::Store(y + i, block(i, __mmask16(0xffff)), streaming);
+  if (i < n) Out::StorePart(y + i, block(i, FirstLanes(n - i)), FirstLanes(n - i));
+  if (streaming) _mm_sfence();
+}
+
+template <class Lanes, size_t NumIn, class Kernel>
+void MapTyped(const void *const *in, void *out, size_t n, bool streaming, Kernel kernel) {
+  using Bits = typename Lanes::Bits;
+  const Bits *x[NumIn];
+  for (size_t k = 0; k < NumIn; ++k) x[k] = static_cast<const Bits *>(in[k]);
+  StoreBlocks<Lanes>(static_cast<Bits *>(out), n, streaming, [&](size_t i, __mmask16 m) {
+    __m512 v[NumIn];
+    for (size_t k = 0; k < NumIn; ++k) v[k] = m == 0xffff ? Lanes::Load(x[k] + i) : Lanes::LoadPart(x[k] + i, m);
+    return kernel(v);
+  });
+}
+
+template <class Lanes>
+void MapAny(MapOp op, const void *const *in, void *out, size_t n, bool streaming) {
+  constexpr bool kForHalf = Lanes::kForHalf;
+  switch (op) {
+    case MapOp::kAdd:
+      return MapTyped<Lanes, 2>(in, out, n, streaming, [](const __m512 *v) { return _mm512_add_ps(v[0], v[1]); });
+    case MapOp::kSub:
+      return MapTyped<Lanes, 2>(in, out, n, streaming, [](const __m512 *v) { return _mm512_sub_ps(v[0], v[1]); });
+    case MapOp::kMul:
+      return MapTyped<Lanes, 2>(in, out, n, streaming, [](const __m512 *v) { return _mm512_mul_ps(v[0], v[1]); });
+    case MapOp::kSwiGLU:
+      return MapTyped<Lanes, 2>(in, out, n, streaming,
+                                [](const __m512 *v) { return _mm512_mul_ps(v[0], Silu16<kForHalf>(v[1])); });
+    case MapOp::kRelu:  // x where x > 0 or NaN, else +0 (so -0 gives +0)
+      return MapTyped<Lanes, 1>(in, out, n, streaming, [](const __m512 *v) {
+        return _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v[0], _mm512_setzero_ps(), _CMP_NLE_UQ), v[0]);
+      });
+    case MapOp::kSilu:
+      return MapTyped<Lanes, 1>(in, out, n, streaming, [](const __m512 *v) { return Silu16<kForHalf>(v[0]); });
+    case MapOp::kGelu:
+      return MapTyped<Lanes, 1>(in, out, n, streaming, [](const __m512 *v) {
+        if constexpr (kForHalf) return Gelu16ForHalf(v[0]);
+        return Gelu16(v[0]);
+      });
+    case MapOp::kSigmoid:
+      return MapTyped<Lanes, 1>(in, out, n, streaming, [](const __m512 *v) { return Sigmoid16<kForHalf>(v[0]); });
+  }
+}
+
+inline __m512 LoadF32(const float *x, size_t i, __mmask16 m) {
+  return m == 0xffff ? _mm512_loadu_ps(x + i) : _mm512_maskz_loadu_ps(m, x + i);
+}
+
+// Sum of the 16 lanes' squares, widened to F64 before squaring.
+inline void AddSquares(__m512 v, __m512d *low, __m512d *high) {
+  const __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+  const __m512d b = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
+  *low = _mm512_fmadd_pd(a, a, *low);
+  *high = _mm512_fmadd_pd(b, b, *high);
+}
+
+template <class Out>
+void ScaleIntoAny(const float *x, float factor, typename Out::Bits *y, size_t n, bool streaming) {
+  const __m512 f = _mm512_set1_ps(factor);
+  StoreBlocks<Out>(y, n, streaming, [&](size_t i, __mmask16 m) { return _mm512_mul_ps(LoadF32(x, i, m), f); });
+}
+
+template <class Out>
+void SubtractTwiceIntoAny(const float *x, float first, float second, typename Out::Bits *y, size_t n,
+                          bool streaming) {
+  const __m512 a = _mm512_set1_ps(first), b = _mm512_set1_ps(second);
+  StoreBlocks<Out>(y, n, streaming,
+                   [&](size_t i, __mmask16 m) { return _mm512_sub_ps(_mm512_sub_ps(LoadF32(x, i, m), a), b); });
+}
+
+template <class Out>
+void ScaleTimesIntoAny(const float *x, float factor, const float *w, typename Out::Bits *y, size_t n,
+                       bool streaming, const void *prefetch, size_t prefetch_bytes) {
+  const __m512 f = _mm512_set1_ps(factor);
+  const char *ahead = static_cast<const char *>(prefetch);
+  size_t fetched = prefetch == nullptr ? prefetch_bytes : 0;
+  StoreBlocks<Out>(y, n, streaming, [&](size_t i, __mmask16 m) {
+    if (fetched < prefetch_bytes) {  // a line per 16 elements
+      _mm_prefetch(ahead + fetched, _MM_HINT_T0);
+      fetched += 64;
+    }
+    return _mm512_mul_ps(_mm512_mul_ps(LoadF32(x, i, m), f), LoadF32(w, i, m));
+  });
+}
+
+// Lane reductions by halving (GCC's _mm512_reduce_* helpers trip -Wmaybe-uninitialized).
+inline float MaxOfLanes(__m512 v) {
+  __m256 m = _mm256_max_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));
+  __m128 q = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  q = _mm_max_ps(q, _mm_movehl_ps(q, q));
+  q = _mm_max_ss(q, _mm_movehdup_ps(q));
+  return _mm_cvtss_f32(q);
+}
+
+inline double SumOfLanes(__m512d v) {
+  const __m256d h = _mm256_add_pd(_mm512_castpd512_pd256(v), _mm512_extractf64x4_pd(v, 1));
+  const __m128d q = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+  return _mm_cvtsd_f64(_mm_add_sd(q, _mm_unpackhi_pd(q, q)));
+}
+
+bool ReadSupported() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+}
+
+}  // namespace
+
+bool Supported() {
+  static const bool supported = ReadSupported();
+  return supported;
+}
+
+void Map(MapOp op, bool half, const void *const *in, void *out, size_t n, bool streaming) {
+  if (half) {
+    MapAny<F16Lanes>(op, in, out, n, streaming);
+  } else {
+    MapAny<F32Lanes>(op, in, out, n, streaming);
+  }
+}
+
+float RowMax(const float *x, size_t n) {
+  // max_ps answers its second operand when either is NaN: a NaN x leaves the maximum.
+  __m512 best = _mm512_set1_ps(-__builtin_inff()), other = best;
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    best = _mm512_max_ps(_mm512_loadu_ps(x + i), best);
+    other = _mm512_max_ps(_mm512_loadu_ps(x + i + kLanes), other);
+  }
+  if (i < n) {  // masked-off lanes load -Inf
+    const __mmask16 m = FirstLanes(n - i);
+    best = _mm512_max_ps(_mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), m, x + i), best);
+    i += kLanes;
+  }
+  if (i < n) {
+    const __mmask16 m = FirstLanes(n - i);
+    other = _mm512_max_ps(_mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), m, x + i), other);
+  }
+  return MaxOfLanes(_mm512_max_ps(other, best));
+}
+
+namespace {
+
+template <bool ForHalf>
+double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const void *prefetch,
+                          size_t prefetch_bytes) {
+  const __m512 s = _mm512_set1_ps(shift);
+  __m512d low = _mm512_setzero_pd(), high = _mm512_setzero_pd();
+  const char *ahead = static_cast<const char *>(prefetch);
+  size_t fetched = prefetch == nullptr ? prefetch_bytes : 0;
+  size_t i = 0;
+  // Four vectors a step, summed in F32 as (e + f) + (g + h) before the widening (two
+  // roundings, at most an ulp of the group's sum), as simd_avx2.cc does.
+  for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
+    if (fetched < prefetch_bytes) {  // four lines per 64 elements: as fast as this row's own
+      for (size_t line = 0; line < 4; ++line) _mm_prefetch(ahead + fetched + 64 * line, _MM_HINT_T0);
+      fetched += 256;
+    }
+    const __m512 e = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i), s));
+    const __m512 f = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i + kLanes), s));
+    const __m512 g = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i + 2 * kLanes), s));
+    const __m512 h = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i + 3 * kLanes), s));
+    const __m512 group = _mm512_add_ps(_mm512_add_ps(e, f), _mm512_add_ps(g, h));
+    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(group)));
+    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(group, 1)));
+    if (y != nullptr) {
+      _mm512_storeu_ps(y + i, e);
+      _mm512_storeu_ps(y + i + kLanes, f);
+      _mm512_storeu_ps(y + i + 2 * kLanes, g);
+      _mm512_storeu_ps(y + i + 3 * kLanes, h);
+    }
+  }
+  for (; i < n; i += kLanes) {
+    const __mmask16 m = FirstLanes(n - i);
+    const __m512 e = _mm512_maskz_mov_ps(m, ExpFor<ForHalf>(_mm512_sub_ps(LoadF32(x, i, m), s)));
+    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(e)));
+    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(e, 1)));
+    if (y != nullptr) _mm512_mask_storeu_ps(y + i, m, e);
+  }
+  return SumOfLanes(_mm512_add_pd(low, high));
+}
+
+}  // namespace
+
+double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch, size_t prefetch_bytes,
+                     bool for_half) {
+  if (for_half) return ExpShiftedSumTyped<true>(x, shift, y, n, prefetch, prefetch_bytes);
+  return ExpShiftedSumTyped<false>(x, shift, y, n, prefetch, prefetch_bytes);
+}
+
+double SumSquares(const float *x, size_t n) {
+  __m512d sums[4] = {_mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd()};
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    AddSquares(_mm512_loadu_ps(x + i), &sums[0], &sums[1]);
+    AddSquares(_mm512_loadu_ps(x + i + kLanes), &sums[2], &sums[3]);
+  }
+  for (; i < n; i += kLanes) AddSquares(LoadF32(x, i, FirstLanes(n - i)), &sums[0], &sums[1]);
+  return SumOfLanes(_mm512_add_pd(_mm512_add_pd(sums[0], sums[1]), _mm512_add_pd(sums[2], sums[3])));
+}
+
+float F16ToF32RowMax(const uint16_t *in, float *out, size_t n) {
+  __m512 best = _mm512_set1_ps(-__builtin_inff()), other = best;
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {  // value first: max_ps keeps `best` for a NaN value
+    const __m512 a = F16Lanes::Load(in + i), b = F16Lanes::Load(in + i + kLanes);
+    _mm512_storeu_ps(out + i, a);
+    _mm512_storeu_ps(out + i + kLanes, b);
+    best = _mm512_max_ps(a, best);
+    other = _mm512_max_ps(b, other);
+  }
+  for (; i < n; i += kLanes) {
+    const __mmask16 m = FirstLanes(n - i);
+    const __m512 a = F16Lanes::LoadPart(in + i, m);
+    _mm512_mask_storeu_ps(out + i, m, a);
+    best = _mm512_max_ps(_mm512_mask_mov_ps(_mm512_set1_ps(-__builtin_inff()), m, a), best);
+  }
+  return MaxOfLanes(_mm512_max_ps(other, best));
+}
+
+double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
+  __m512d sums[4] = {_mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd(), _mm512_setzero_pd()};
+  size_t i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    const __m512 a = F16Lanes::Load(in + i), b = F16Lanes::Load(in + i + kLanes);
+    _mm512_storeu_ps(out + i, a);
+    _mm512_storeu_ps(out + i + kLanes, b);
+    AddSquares(a, &sums[0], &sums[1]);
+    AddSquares(b, &sums[2], &sums[3]);
+  }
+  for (; i < n; i += kLanes) {
+    const __mmask16 m = FirstLanes(n - i);
+    const __m512 a = F16Lanes::LoadPart(in + i, m);
+    _mm512_mask_storeu_ps(out + i, m, a);
+    AddSquares(a, &sums[0], &sums[1]);
+  }
+  return SumOfLanes(_mm512_add_pd(_mm512_add_pd(sums[0], sums[1]), _mm512_add_pd(sums[2], sums[3])));
+}
+
+void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming) {
+  ScaleIntoAny<F32Lanes>(x, factor, y, n, streaming);
+}
+void ScaleInto(const float *x, float factor, uint16_t *y, size_t n, bool streaming) {
+  ScaleIntoAny<F16Lanes>(x, factor, y, n, streaming);
+}
+void SubtractTwiceInto(const float *x, float first, float second, float *y, size_t n, bool streaming) {
+  SubtractTwiceIntoAny<F32Lanes>(x, first, second, y, n, streaming);
+}
+void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, size_t n, bool streaming) {
+  SubtractTwiceIntoAny<F16Lanes>(x, first, second, y, n, streaming);
+}
+void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  ScaleTimesIntoAny<F32Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+}
+void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  ScaleTimesIntoAny<F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+}
+
+}  // namespace infinicts::ref::op::simd::avx512
+
+#else  // the compiler cannot target AVX-512: Supported() is false and nothing else is called
+
+#include <cstdlib>
+
+namespace infinicts::ref::op::simd::avx512 {
+namespace {
+[[noreturn]] void Unavailable() { std::abort(); }
+}  // namespace
+bool Supported() { return false; }
+void Map(MapOp, bool, const void *const *, void *, size_t, bool) { Unavailable(); }
+float RowMax(const float *, size_t) { Unavailable(); }
+double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t, bool) { Unavailable(); }
+double SumSquares(const float *, size_t) { Unavailable(); }
+float F16ToF32RowMax(const uint16_t *, float *, size_t) { Unavailable(); }
+double F16ToF32SumSquares(const uint16_t *, float *, size_t) { Unavailable(); }
+void ScaleInto(const float *, float, float *, size_t, bool) { Unavailable(); }
+void ScaleInto(const float *, float, uint16_t *, size_t, bool) { Unavailable(); }
+void SubtractTwiceInto(const float *, float, float, float *, size_t, bool) { Unavailable(); }
+void SubtractTwiceInto(const float *, float, float, uint16_t *, size_t, bool) { Unavailable(); }
+void ScaleTimesInto(const float *, float, const float *, float *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
+void ScaleTimesInto(const float *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
+}  // namespace infinicts::ref::op::simd::avx512
+
+#endif

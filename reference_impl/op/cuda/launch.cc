@@ -1,0 +1,49 @@
+#include "cuda/launch.h"
+
+#include "infinicts_ref/runtime_internal.h"
+
+namespace infinicts::ref::op::cuda {
+
+infiniStatus_t ToStatus(cudaError_t error) {
+  if (error == cudaSuccess) return INFINI_STATUS_SUCCESS;
+  cudaGetLastError();
+  switch (error) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice:
+      return INFINI_STATUS_DEVICE_NOT_FOUND;
+    case cudaErrorNoKernelImageForDevice:
+      return INFINI_STATUS_DEVICE_ARCHITECTURE_NOT_SUPPORTED;
+    case cudaErrorInvalidValue:
+      return INFINI_STATUS_BAD_PARAM;
+    default:
+      return INFINI_STATUS_INTERNAL_ERROR;
+  }
+}
+
+LaunchScope::LaunchScope(const InfiniopDescriptor &desc, void *stream) : device_(desc.device_id) {
+  infiniDevice_t stream_type = INFINI_DEVICE_CPU;
+  int stream_device = 0;
+  status_ = infinictsRefStreamDevice(stream, &stream_type, &stream_device);
+  if (status_ != INFINI_STATUS_SUCCESS) return;
+  if (stream_type != desc.device_type || stream_device != desc.device_id) {
+    status_ = INFINI_STATUS_BAD_PARAM;
+    return;
+  }
+  void *raw = nullptr;
+  status_ = infinictsRefCudaStream(stream, &raw);
+  if (status_ != INFINI_STATUS_SUCCESS) return;
+  stream_ = static_cast<cudaStream_t>(raw);
+  status_ = ToStatus(cudaGetDevice(&previous_));
+  if (status_ != INFINI_STATUS_SUCCESS) return;
+  if (previous_ != device_) {
+    status_ = ToStatus(cudaSetDevice(device_));
+    switched_ = status_ == INFINI_STATUS_SUCCESS;
+  }
+}
+
+LaunchScope::~LaunchScope() {
+  if (switched_) cudaSetDevice(previous_);
+}
+
+}  // namespace infinicts::ref::op::cuda
