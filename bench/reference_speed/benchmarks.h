@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "paired_memcpy.h"
 #include "ratio_table.h"
 #include "reference_device.h"
 #include "speed_config.h"
@@ -19,11 +20,9 @@ namespace infinicts::bench {
 // memcpy baseline of the operators uses the same number.
 size_t ReferenceThreads();
 
-// Names of the host baselines the ratio rows refer to.
-std::string MemcpyName(size_t threads);
+// Name of the host baseline of the Gemm ratio.
 std::string SgemmName(size_t size);
 
-void RegisterMemcpyBaseline(const SpeedConfig &config, size_t memcpy_threads);
 void RegisterSgemmBaseline(const SpeedConfig &config);
 void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
 void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
@@ -32,10 +31,11 @@ void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow
 double MaxOf(const std::vector<double> &values);
 
 // The timing loop of a reference benchmark: each iteration is one call of `enqueue`
-// (which queues the work on `device`'s stream), timed by the stream's events. The
-// rates come from bytes and flops per call.
+// (which queues the work on `device`'s stream), timed by the stream's events, preceded by
+// one copy of `paired` when it is not null (the bandwidth ratios' baseline, see
+// paired_memcpy.h). The rates come from bytes and flops per call.
 void RunReferenceLoop(benchmark::State &state, const ReferenceDevice &device, const std::function<void()> &enqueue,
-                      double bytes_per_call, double flops_per_call);
+                      double bytes_per_call, double flops_per_call, PairedMemcpy *paired);
 
 }  // namespace infinicts::bench
 

@@ -69,18 +69,9 @@ int main(int argc, char **argv) {
 
   std::vector<RatioRow> rows;
   try {
-    const size_t threads = ReferenceThreads();
-    RegisterMemcpyBaseline(config, threads);
-    const size_t rank_threads = static_cast<size_t>(config.allreduce_ranks);
-    // AllReduce runs one worker per rank: its memcpy baseline uses as many threads.
-    if (rank_threads != threads) RegisterMemcpyBaseline(config, rank_threads);
     RegisterSgemmBaseline(config);
     RegisterOpBenchmarks(config, &rows);
     RegisterAllReduceBenchmarks(config, &rows);
-    // The memcpy baselines once more at the end: the table takes the better of the two,
-    // so a quiet or busy moment at the start does not decide every ratio.
-    RegisterMemcpyBaseline(config, threads);
-    if (rank_threads != threads) RegisterMemcpyBaseline(config, rank_threads);
   } catch (const std::exception &error) {
     std::fprintf(stderr, "infinicts-reference-speed: %s\n", error.what());
     return 2;
@@ -96,10 +87,11 @@ int main(int argc, char **argv) {
   benchmark::Shutdown();
 
   std::fflush(stdout);
-  std::printf("\nBandwidth: memcpy = (bytes read + bytes written) / time, threads as the side it is compared with "
-              "(%zu for the operators, %d for AllReduce); operator = (every input read once + the output written "
-              "once) / time; AllReduce busbw = 2(n-1)/n x bytes / time. Each figure is the best of %d repetition(s).\n",
-              ReferenceThreads(), config.allreduce_ranks, config.repetitions);
+  std::printf("\nBandwidth: memcpy = (bytes read + bytes written) / time, one copy of %.2f MiB timed just before "
+              "each timed call of the reference (%zu threads for the operators, %d for AllReduce); operator = (every "
+              "input read once + the output written once) / time; AllReduce busbw = 2(n-1)/n x bytes / time. Each "
+              "figure is the best of %d repetition(s).\n",
+              static_cast<double>(config.memcpy_bytes) / (1 << 20), ReferenceThreads(), config.allreduce_ranks, config.repetitions);
   const TableOutcome outcome = PrintRatioTable(rows, reporter, stdout);
   std::fflush(stdout);
   if (outcome.measured < outcome.rows) return 2;

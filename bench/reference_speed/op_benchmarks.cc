@@ -98,7 +98,7 @@ const AxisSoftmaxOp kAxisSoftmaxOps[] = {
      infiniopDestroyLogSoftmaxDescriptor},
 };
 
-void BinaryBenchmark(benchmark::State &state, const BinaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype) {
+void BinaryBenchmark(benchmark::State &state, const BinaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape);
   const TensorDesc tensor(shape, dtype);
@@ -106,12 +106,13 @@ void BinaryBenchmark(benchmark::State &state, const BinaryOp &op, std::vector<si
   Check(op.create(device.handle(), &created, tensor.get(), tensor.get(), tensor.get()), op.name);
   const Descriptor desc(device, created, op.workspace, op.destroy);
   const auto a = Filled(device, count, dtype, 1), b = Filled(device, count, dtype, 2), c = Filled(device, count, dtype, 3);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, c->data(), a->data(), b->data(), device.stream()), op.name);
-  }, 3.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  }, 3.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
 }
 
-void UnaryBenchmark(benchmark::State &state, const UnaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype) {
+void UnaryBenchmark(benchmark::State &state, const UnaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape);
   const TensorDesc tensor(shape, dtype);
@@ -119,13 +120,14 @@ void UnaryBenchmark(benchmark::State &state, const UnaryOp &op, std::vector<size
   Check(op.create(device.handle(), &created, tensor.get(), tensor.get()), op.name);
   const Descriptor desc(device, created, op.workspace, op.destroy);
   const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()), op.name);
-  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
 }
 
 void AxisSoftmaxBenchmark(benchmark::State &state, const AxisSoftmaxOp &op, std::vector<size_t> shape,
-                          infiniDtype_t dtype) {
+                          infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape);
   const TensorDesc tensor(shape, dtype);
@@ -133,12 +135,13 @@ void AxisSoftmaxBenchmark(benchmark::State &state, const AxisSoftmaxOp &op, std:
   Check(op.create(device.handle(), &created, tensor.get(), tensor.get(), -1), op.name);
   const Descriptor desc(device, created, op.workspace, op.destroy);
   const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()), op.name);
-  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
 }
 
-void CausalSoftmaxBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype) {
+void CausalSoftmaxBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape);
   const TensorDesc tensor(shape, dtype);
@@ -146,13 +149,14 @@ void CausalSoftmaxBenchmark(benchmark::State &state, std::vector<size_t> shape, 
   Check(infiniopCreateCausalSoftmaxDescriptor(device.handle(), &created, tensor.get(), tensor.get()), "causal_softmax");
   const Descriptor desc(device, created, infiniopGetCausalSoftmaxWorkspaceSize, infiniopDestroyCausalSoftmaxDescriptor);
   const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(infiniopCausalSoftmax(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()),
           "causal_softmax");
-  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
 }
 
-void RMSNormBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype) {
+void RMSNormBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape), length = shape.back();
   const TensorDesc tensor(shape, dtype), weight({length}, dtype);
@@ -161,16 +165,17 @@ void RMSNormBenchmark(benchmark::State &state, std::vector<size_t> shape, infini
         "rms_norm");
   const Descriptor desc(device, created, infiniopGetRMSNormWorkspaceSize, infiniopDestroyRMSNormDescriptor);
   const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2), w = Filled(device, length, dtype, 3);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(infiniopRMSNorm(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), w->data(),
                           device.stream()),
           "rms_norm");
-  }, static_cast<double>((2 * count + length) * DtypeBytes(dtype)), 0);
+  }, static_cast<double>((2 * count + length) * DtypeBytes(dtype)), 0, &paired);
 }
 
 // A copy between two layouts of a 2-D shape: both row-major, or the source read as the
 // transpose of a row-major (cols, rows) matrix.
-void RearrangeBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype, bool transposed) {
+void RearrangeBenchmark(benchmark::State &state, std::vector<size_t> shape, infiniDtype_t dtype, bool transposed, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
   const size_t count = Count(shape);
   const TensorDesc dst(shape, dtype);
@@ -181,9 +186,10 @@ void RearrangeBenchmark(benchmark::State &state, std::vector<size_t> shape, infi
   Desc created = nullptr;
   Check(infiniopCreateRearrangeDescriptor(device.handle(), &created, dst.get(), src.get()), "rearrange");
   const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
+  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
     Check(infiniopRearrange(created, y->data(), x->data(), device.stream()), "rearrange");
-  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0);
+  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
   infiniopDestroyRearrangeDescriptor(created);
 }
 
@@ -200,7 +206,7 @@ void GemmBenchmark(benchmark::State &state, size_t size) {
     Check(infiniopGemm(desc.desc, desc.ws(), desc.workspace_bytes, c->data(), a->data(), b->data(), 1.0f, 0.0f,
                        device.stream()),
           "gemm");
-  }, static_cast<double>(3 * size * size * sizeof(float)), flops);
+  }, static_cast<double>(3 * size * size * sizeof(float)), flops, nullptr);
 }
 
 // Registers a reference benchmark under `name` and its ratio row against memcpy.
@@ -213,16 +219,20 @@ void AddBandwidthPair(const SpeedConfig &config, std::vector<RatioRow> *rows, co
       ->ComputeStatistics("max", MaxOf)
       ->DisplayAggregatesOnly(config.repetitions > 1)
       ->Unit(benchmark::kMillisecond);
-  rows->push_back({label, name, MemcpyName(ReferenceThreads()), "bytes_per_second", "bytes_per_second", target});
+  rows->push_back({label, name, name, "bytes_per_second", kPairedMemcpyCounter, target});
 }
 
 }  // namespace
 
 void RunReferenceLoop(benchmark::State &state, const ReferenceDevice &device, const std::function<void()> &enqueue,
-                      double bytes_per_call, double flops_per_call) {
+                      double bytes_per_call, double flops_per_call, PairedMemcpy *paired) {
   StreamTimer timer(device);
   timer.Time(enqueue);  // first touch of every page, warm caches and pool
-  for (auto _ : state) state.SetIterationTime(timer.Time(enqueue));
+  for (auto _ : state) {
+    if (paired != nullptr) paired->CopyOnce();
+    state.SetIterationTime(timer.Time(enqueue));
+  }
+  if (paired != nullptr) paired->Report(state);
   const double calls = static_cast<double>(state.iterations());
   state.SetBytesProcessed(static_cast<int64_t>(bytes_per_call * calls));
   if (flops_per_call > 0) {
@@ -244,6 +254,7 @@ void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows
   rows->push_back({"Gemm F32 " + std::to_string(size) + "^3 vs cblas_sgemm", gemm, SgemmName(size), "flop_per_second",
                    "flop_per_second", kGemmTarget});
 
+  const size_t copy = config.memcpy_bytes;  // each bandwidth benchmark's paired memcpy
   const std::vector<size_t> matrix{config.rows, config.row_length};
   const std::vector<size_t> causal{config.causal_heads, config.causal_seq, config.causal_seq};
   for (const infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16}) {
@@ -252,32 +263,32 @@ void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows
     const std::string upper = type == "f16" ? " F16" : " F32";
     for (const BinaryOp &op : kBinaryOps) {
       AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
-                       kElementwiseTarget, [&op, matrix, dtype](benchmark::State &state) {
-                         BinaryBenchmark(state, op, matrix, dtype);
+                       kElementwiseTarget, [&op, matrix, dtype, copy](benchmark::State &state) {
+                         BinaryBenchmark(state, op, matrix, dtype, copy);
                        });
     }
     for (const UnaryOp &op : kUnaryOps) {
       AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
-                       kElementwiseTarget, [&op, matrix, dtype](benchmark::State &state) {
-                         UnaryBenchmark(state, op, matrix, dtype);
+                       kElementwiseTarget, [&op, matrix, dtype, copy](benchmark::State &state) {
+                         UnaryBenchmark(state, op, matrix, dtype, copy);
                        });
     }
     AddBandwidthPair(config, rows, "ref/rearrange" + suffix, "rearrange" + upper + " vs memcpy", kElementwiseTarget,
-                     [matrix, dtype](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, false); });
+                     [matrix, dtype, copy](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, false, copy); });
     AddBandwidthPair(config, rows, "ref/rearrange_transpose" + suffix, "rearrange transpose" + upper + " vs memcpy",
                      kElementwiseTarget,
-                     [matrix, dtype](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, true); });
+                     [matrix, dtype, copy](benchmark::State &state) { RearrangeBenchmark(state, matrix, dtype, true, copy); });
     AddBandwidthPair(config, rows, "ref/rms_norm" + suffix, "rms_norm" + upper + " vs memcpy", kRowTarget,
-                     [matrix, dtype](benchmark::State &state) { RMSNormBenchmark(state, matrix, dtype); });
+                     [matrix, dtype, copy](benchmark::State &state) { RMSNormBenchmark(state, matrix, dtype, copy); });
     for (const AxisSoftmaxOp &op : kAxisSoftmaxOps) {
       AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
-                       kRowTarget, [&op, matrix, dtype](benchmark::State &state) {
-                         AxisSoftmaxBenchmark(state, op, matrix, dtype);
+                       kRowTarget, [&op, matrix, dtype, copy](benchmark::State &state) {
+                         AxisSoftmaxBenchmark(state, op, matrix, dtype, copy);
                        });
     }
     AddBandwidthPair(config, rows, "ref/causal_softmax/" + type + "/" + ShapeName(causal),
                      "causal_softmax" + upper + " vs memcpy", kRowTarget,
-                     [causal, dtype](benchmark::State &state) { CausalSoftmaxBenchmark(state, causal, dtype); });
+                     [causal, dtype, copy](benchmark::State &state) { CausalSoftmaxBenchmark(state, causal, dtype, copy); });
   }
 }
 
