@@ -61,7 +61,8 @@ void SubtractTwice(const float *x, float first, float second, float *y, size_t n
 double SumSquares(const float *x, size_t n);                                  // in F64
 
 // Fused passes, so that a row is swept fewer times. The first two convert an F16 row to
-// F32 (out) and answer RowMax or SumSquares of it. The "Into" forms compute, in F32,
+// F32 (out) and answer RowMax or SumSquares of it (the latter may sum in F32 lanes for a
+// block before F64: good to 2e-6 relative, for results rounded to F16). The "Into" forms compute, in F32,
 // y = x * factor, y = (x - first) - second or y = (x * factor) * w and write it straight
 // to y as F32 or F16 (rounded as F32ToF16), with streaming stores (fenced) when `streaming`.
 float F16ToF32RowMax(const uint16_t *in, float *out, size_t n);
