@@ -9,8 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "report/report_schema.h"
-#include "run_cli.h"
+#include "cli_fixture.h"
 #include "runner/child_process.h"
 
 namespace infinicts {
@@ -36,21 +35,8 @@ const char *const kAccuracy16 = "rt.memory.accuracy/malloc_free/n16";
 const char *const kAccuracy64 = "rt.memory.accuracy/malloc_free/n64";
 const char *const kPerf = "rt.memory.perf/malloc_free/n1024";
 
-class CliTest : public ::testing::Test {
+class CliTest : public testing_support::CliFixture {
  protected:
-  static void SetUpTestSuite() { setenv("INFINICTS_SUITE_DIR", INFINICTS_TEST_SUITE_DIR, 1); }
-
-  void SetUp() override {
-    dir_ = ScratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    out_ = dir_ + "/report.json";
-  }
-
-  std::vector<std::string> RunArgs(std::vector<std::string> extra) const {
-    std::vector<std::string> args = {"run", "--backend", FakeBackendDir(), "--device", "cpu", "--out", out_};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
-  }
-
   json Report() const { return ReadJson(out_); }
 
   static std::string Status(const json &report, const std::string &id) {
@@ -58,14 +44,6 @@ class CliTest : public ::testing::Test {
     return result.is_object() ? result["status"].get<std::string>() : "(no result)";
   }
 
-  static void ExpectValid(const json &report) {
-    ASSERT_TRUE(report.is_object()) << "the report is not JSON";
-    const auto violations = report::ValidateReport(report);
-    EXPECT_TRUE(violations.empty()) << report::FormatViolations(violations);
-  }
-
-  std::string dir_;
-  std::string out_;
 };
 
 TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {

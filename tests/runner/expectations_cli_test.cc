@@ -5,8 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "report/report_schema.h"
-#include "run_cli.h"
+#include "cli_fixture.h"
 
 namespace infinicts {
 namespace {
@@ -27,31 +26,24 @@ const char *const kFlaky = "rt.device.perf/flaky_once";
 const char *const kCopy = "rt.memory.perf/copy/d2d";
 const char *const kMallocPerf = "rt.memory.perf/malloc_free/n1024";
 
-class ExpectCliTest : public ::testing::Test {
+class ExpectCliTest : public testing_support::CliFixture {
  protected:
-  static void SetUpTestSuite() { setenv("INFINICTS_SUITE_DIR", INFINICTS_TEST_SUITE_DIR, 1); }
+  ExpectCliTest() : CliFixture("expect-") {}
 
   void SetUp() override {
-    dir_ = ScratchDir(std::string("expect-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    out_ = dir_ + "/report.json";
+    CliFixture::SetUp();
     expect_ = dir_ + "/expect.txt";
   }
 
   void WriteExpectations(const std::string &text) const { std::ofstream(expect_) << text; }
 
+  // Every run here is quiet.
   std::vector<std::string> RunArgs(std::vector<std::string> extra) const {
-    std::vector<std::string> args = {"run", "--backend", FakeBackendDir(), "--device", "cpu", "--out", out_, "--quiet"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
+    extra.insert(extra.begin(), "--quiet");
+    return CliFixture::RunArgs(std::move(extra));
   }
 
-  static void ExpectValid(const json &report) {
-    ASSERT_TRUE(report.is_object()) << "the report is not JSON";
-    const auto violations = report::ValidateReport(report);
-    EXPECT_TRUE(violations.empty()) << report::FormatViolations(violations);
-  }
-
-  std::string dir_, out_, expect_;
+  std::string expect_;
 };
 
 TEST_F(ExpectCliTest, XfailSkipAndUnexpectedPass) {

@@ -56,8 +56,6 @@ float RowMax(const float *x, size_t n);  // NaNs ignored, as fmax does; -Inf for
 // (0.008 of an F16 ulp) may be used where it is faster.
 double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void *prefetch = nullptr,
                      size_t prefetch_bytes = 0, bool for_half = false);
-void Scale(const float *x, float factor, float *y, size_t n);                 // y = x * factor
-void SubtractTwice(const float *x, float first, float second, float *y, size_t n);  // y = (x - first) - second
 double SumSquares(const float *x, size_t n);                                  // in F64
 
 // Fused passes, so that a row is swept fewer times. The first two convert an F16 row to

@@ -328,12 +328,6 @@ double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void
   return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
 }
 
-void Scale(const float *x, float factor, float *y, size_t n) { ScaleInto(x, factor, y, n, false); }
-
-void SubtractTwice(const float *x, float first, float second, float *y, size_t n) {
-  SubtractTwiceInto(x, first, second, y, n, false);
-}
-
 double SumSquares(const float *x, size_t n) {
   if (UseAvx512()) return avx512::SumSquares(x, n);
   __m256d sums[4] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
@@ -576,8 +570,6 @@ void Transpose8x8Of32(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(
 void Transpose8x8Of16(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
 float RowMax(const float *, size_t) { Unavailable(); }
 double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t, bool) { Unavailable(); }
-void Scale(const float *, float, float *, size_t) { Unavailable(); }
-void SubtractTwice(const float *, float, float, float *, size_t) { Unavailable(); }
 double SumSquares(const float *, size_t) { Unavailable(); }
 float F16ToF32RowMax(const uint16_t *, float *, size_t) { Unavailable(); }
 double F16ToF32SumSquares(const uint16_t *, float *, size_t) { Unavailable(); }

@@ -51,10 +51,10 @@ inline void SoftmaxRowVector(const float *x, float *y, size_t valid, bool log, c
   const float max = simd::RowMax(x, valid);
   if (log) {
     const double sum = simd::ExpShiftedSum(x, max, nullptr, valid, next, next_bytes);
-    simd::SubtractTwice(x, max, static_cast<float>(std::log(sum)), y, valid);
+    simd::SubtractTwiceInto(x, max, static_cast<float>(std::log(sum)), y, valid, /*streaming=*/false);
   } else {
     const double sum = simd::ExpShiftedSum(x, max, y, valid, next, next_bytes);
-    simd::Scale(y, static_cast<float>(1.0 / sum), y, valid);
+    simd::ScaleInto(y, static_cast<float>(1.0 / sum), y, valid, /*streaming=*/false);
   }
 }
 
