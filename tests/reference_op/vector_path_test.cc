@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <tuple>
 
 #include "op_test_support.h"
 
@@ -189,6 +190,57 @@ TEST_F(VectorPathTest, ActivationsAgreeWithThePortableLoop) {
     for (const infiniDtype_t dtype : kDtypes) {
       for (const size_t n : kLengths) {
         ExpectAgree(RunUnary(call, n, dtype, false), RunUnary(call, n, dtype, true), dtype, Name(name, dtype, n));
+      }
+    }
+  }
+}
+
+// The value of F16 bits, decoded here so the check depends on no conversion under test.
+double HalfValue(unsigned bits) {
+  const int exponent = (bits >> 10) & 0x1f;
+  const double magnitude = exponent == 0    ? std::ldexp(bits & 0x3ff, -24)
+                           : exponent == 31 ? ((bits & 0x3ff) ? std::nan("") : std::numeric_limits<double>::infinity())
+                                            : std::ldexp((bits & 0x3ff) | 0x400, exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+// One F16 ulp at |value|: 2^-24 below the normal range, 2^(e - 10) in [2^e, 2^(e+1)).
+double HalfUlp(double value) {
+  const double magnitude = std::fabs(value);
+  if (magnitude < std::ldexp(1.0, -14)) return std::ldexp(1.0, -24);
+  return std::ldexp(1.0, std::ilogb(magnitude) - 10);
+}
+
+// The F16 activations have kernels of their own (F16-grade exp, a 14-bit reciprocal, Gelu's
+// 32-piece tail fit): every one of the 65536 F16 inputs, contiguous (the vector path), must
+// come out within one F16 ulp of the exact formula, Inf for Inf and NaN for NaN.
+TEST_F(VectorPathTest, EveryF16InputOfTheActivationsWithinAnUlp) {
+  const std::function<double(double)> sigmoid = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  const std::tuple<const char *, UnaryCall, std::function<double(double)>> ops[] = {
+      {"sigmoid", Unary(infiniopCreateSigmoidDescriptor, infiniopSigmoid, infiniopDestroySigmoidDescriptor), sigmoid},
+      {"silu", Unary(infiniopCreateSiluDescriptor, infiniopSilu, infiniopDestroySiluDescriptor),
+       [&](double x) { return x * sigmoid(x); }},
+      {"gelu", Unary(infiniopCreateGeluDescriptor, infiniopGelu, infiniopDestroyGeluDescriptor),
+       [](double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }},
+  };
+  const size_t n = 65536;
+  std::vector<double> inputs(n);
+  for (size_t i = 0; i < n; ++i) inputs[i] = HalfValue(static_cast<unsigned>(i));
+  for (const auto &[name, call, formula] : ops) {
+    Tensor x({n}, INFINI_DTYPE_F16), y({n}, INFINI_DTYPE_F16);
+    x.Upload(inputs);
+    ASSERT_OK(call(handle_, y.desc(), x.desc(), y.data(), x.data(), stream_));
+    Sync();
+    const std::vector<double> got = y.Download();
+    size_t wrong = 0;
+    for (size_t i = 0; i < n && wrong < 10; ++i) {
+      const double want = formula(inputs[i]);
+      const bool ok = std::isnan(want)   ? std::isnan(got[i])
+                      : std::isinf(want) ? got[i] == want
+                                         : std::fabs(got[i] - want) <= HalfUlp(want);
+      if (!ok) {
+        ++wrong;
+        ADD_FAILURE() << name << "(" << inputs[i] << ") = " << got[i] << ", want " << want;
       }
     }
   }

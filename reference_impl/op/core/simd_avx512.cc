@@ -1,8 +1,11 @@
 // The AVX-512 bodies of core/simd_avx512.h. CMake compiles this file alone with the
 // AVX-512 F/BW/VL/DQ flags; like simd_avx2.cc it includes no header with inline functions
 // of its own, so no AVX-512 copy of shared code can reach a CPU without AVX-512.
-// The arithmetic is that of simd_avx2.cc lane for lane (same exp and erf fits, same
-// rounding steps), 16 lanes wide; partial vectors use masked loads and stores.
+// The F32-grade arithmetic follows simd_avx2.cc (exp by range reduction and a polynomial,
+// sums widened to F64 in the same order), 16 lanes wide, with fits of its own where
+// AVX-512's permutes, reduce and scalef make a cheaper form exact enough (Gelu, exp);
+// F16-grade kernels (results rounded to F16 next) are this file's own. Partial vectors use
+// masked loads and stores.
 #include "core/simd_avx512.h"
 
 #include <algorithm>
@@ -43,20 +46,26 @@ inline __m512 Exp16(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
-// Exp16 for results that are rounded to F16 next: one-constant reduction and a degree-4
-// fit (mpmath.chebyfit), relative error below 4e-6 (0.008 of an F16 ulp), three steps fewer.
-inline __m512 Exp16ForHalf(__m512 x) {
-  const __m512 clamped = _mm512_min_ps(_mm512_set1_ps(89.0f), _mm512_max_ps(_mm512_set1_ps(-104.0f), x));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(clamped, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693147182f), clamped);
-  __m512 p = _mm512_set1_ps(4.1875644452e-02f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6792143017e-01f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.9999372139e-01f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(9.9996229465e-01f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-  return _mm512_scalef_ps(p, n);
+// 2^y for results that are rounded to F16 next: y = floor(y) + f with f from one reduce,
+// 2^f by a degree-4 fit on [0, 1) (mpmath.chebyfit, relative error below 4e-6: 0.008 of an
+// F16 ulp), and scalef, which multiplies by 2^floor(y) itself. No clamp: reduce answers 0
+// for +-Inf and scalef saturates to Inf or 0, so exp(+-Inf) and out-of-range inputs come out
+// right, and a NaN stays NaN. Seven operations against Exp16's twelve.
+inline __m512 Exp2ForHalf(__m512 y) {
+  const __m512 f = _mm512_reduce_ps(y, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 p = _mm512_set1_ps(1.3670309453e-02f);
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.1744997764e-02f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(2.4160435727e-01f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(6.9297292217e-01f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0000034929e+00f));
+  return _mm512_scalef_ps(p, y);
 }
+
+constexpr float kLog2E = 1.44269504088896341f;
+
+// exp(x) = 2^(x log2 e) for F16 results: the product's rounding costs |x| 2^-24 relative,
+// below 2e-6 wherever the result is a normal F16.
+inline __m512 Exp16ForHalf(__m512 x) { return Exp2ForHalf(_mm512_mul_ps(x, _mm512_set1_ps(kLog2E))); }
 
 template <bool ForHalf>
 inline __m512 ExpFor(__m512 x) {
@@ -72,7 +81,9 @@ inline __m512 Negate(__m512 x) { return _mm512_sub_ps(_mm512_setzero_ps(), x); }
 template <bool ForHalf>
 inline __m512 Sigmoid16(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.0f);
-  if constexpr (ForHalf) return _mm512_rcp14_ps(_mm512_add_ps(one, Exp16ForHalf(Negate(x))));
+  if constexpr (ForHalf) {
+    return _mm512_rcp14_ps(_mm512_add_ps(one, Exp2ForHalf(_mm512_mul_ps(x, _mm512_set1_ps(-kLog2E)))));
+  }
   return _mm512_div_ps(one, _mm512_add_ps(one, Exp16(Negate(x))));
 }
 
@@ -161,57 +172,64 @@ inline __m512 Gelu16(__m512 x) {
   return WithScalarGeluOutside(x, result);
 }
 
-// erfc(k/8 + v/8) for the eighth k of [0, 4], 0 <= v < 1: kErfcEighths[d][k] is the
-// coefficient of v^(4-d) (mpmath.chebyfit, relative error below 2.3e-5: 0.05 of an F16 ulp).
-constexpr float kErfcEighths[5][32] = {
-    {-8.53908462e-06f, -2.43113033e-05f, -3.64424303e-05f, -4.33529619e-05f, -4.44983386e-05f, -4.03875219e-05f,
-     -3.23590271e-05f, -2.21993158e-05f, -1.17214118e-05f, -2.41422311e-06f, 4.76602240e-06f, 9.44334744e-06f,
-     1.17363073e-05f, 1.20941655e-05f, 1.11148662e-05f, 9.39147731e-06f, 7.41186829e-06f, 5.51499039e-06f,
-     3.89229584e-06f, 2.61645400e-06f, 1.68022008e-06f, 1.03308881e-06f, 6.09224514e-07f, 3.45046427e-07f,
-     1.87895086e-07f, 9.84650822e-08f, 4.96939338e-08f, 2.41686730e-08f, 1.13334936e-08f, 5.12668777e-09f,
-     2.23792642e-09f, 9.43066691e-10f},
-    {7.42064934e-04f, 7.07104122e-04f, 6.08419746e-04f, 4.60870137e-04f, 2.85679439e-04f, 1.06214660e-04f,
-     -5.62939817e-05f, -1.86102839e-04f, -2.74740269e-04f, -3.21076743e-04f, -3.29977959e-04f, -3.10125903e-04f,
-     -2.71663901e-04f, -2.24203787e-04f, -1.75505806e-04f, -1.30897997e-04f, -9.33139556e-05f, -6.37301347e-05f,
-     -4.17729652e-05f, -2.63145092e-05f, -1.59484926e-05f, -9.30792638e-06f, -5.23493641e-06f, -2.83895586e-06f,
-     -1.48530931e-06f, -7.50024722e-07f, -3.65676861e-07f, -1.72196265e-07f, -7.83389099e-08f, -3.44403173e-08f,
-     -1.46348509e-08f, -6.01209834e-09f},
-    {-2.65288983e-06f, 2.16740641e-03f, 4.13907874e-03f, 5.74353022e-03f, 6.86565870e-03f, 7.45697552e-03f,
-     7.53578191e-03f, 7.17589914e-03f, 6.48765147e-03f, 5.59599950e-03f, 4.62052350e-03f, 3.66064902e-03f,
-     2.78765342e-03f, 2.04319856e-03f, 1.44285319e-03f, 9.82492144e-04f, 6.45532332e-04f, 4.09471090e-04f,
-     2.50864330e-04f, 1.48500377e-04f, 8.49623764e-05f, 4.69952019e-05f, 2.51367472e-05f, 1.30041136e-05f,
-     6.50795896e-06f, 3.15114307e-06f, 1.47641932e-06f, 6.69455819e-07f, 2.93799691e-07f, 1.24807205e-07f,
-     5.13244552e-08f, 2.04333312e-08f},
-    {-1.41047065e-01f, -1.38860373e-01f, -1.32501568e-01f, -1.22544013e-01f, -1.09847845e-01f, -9.54375591e-02f,
-     -8.03665637e-02f, -6.55933372e-02f, -5.18886364e-02f, -3.97844116e-02f, -2.95652607e-02f, -2.12950428e-02f,
-     -1.48663136e-02f, -1.00590266e-02f, -6.59684757e-03f, -4.19319147e-03f, -2.58333432e-03f, -1.54256733e-03f,
-     -8.92760894e-04f, -5.00787663e-04f, -2.72269775e-04f, -1.43473769e-04f, -7.32778565e-05f, -3.62743883e-05f,
-     -1.74042150e-05f, -8.09348738e-06f, -3.64790713e-06f, -1.59359731e-06f, -6.74745579e-07f, -2.76903257e-07f,
-     -1.10139360e-07f, -4.24603348e-08f},
-    {9.99999993e-01f, 8.59683789e-01f, 7.23673606e-01f, 5.95883089e-01f, 4.79500123e-01f, 3.76759120e-01f,
-     2.88844370e-01f, 2.15924943e-01f, 1.57299211e-01f, 1.11611772e-01f, 7.70998741e-02f, 5.18299286e-02f,
-     3.38948541e-02f, 2.15562666e-02f, 1.33283282e-02f, 8.00994159e-03f, 4.67773420e-03f, 2.65402865e-03f,
-     1.46271601e-03f, 7.82937777e-04f, 4.06951703e-04f, 2.05375524e-04f, 1.00621786e-04f, 4.78547569e-05f,
-     2.20904488e-05f, 9.89670772e-06f, 4.30276507e-06f, 1.81527404e-06f, 7.43094726e-07f, 2.95138462e-07f,
-     1.13726466e-07f, 4.25135958e-08f},
+// Phi(-|x|), the normal distribution's tail, on the 32 pieces k of |x| in [0, 5.74]:
+// k = round(|x| c), c = 7.75 / sqrt(2), v = |x| c - k in [-1/2, 1/2] (k = 0: [0, 1/2]);
+// kNormalTailPieces[d][k] is the coefficient of v^(4-d) (mpmath.chebyfit of
+// Phi(-|x|) / Phi(-k/c), times Phi(-k/c); relative error below 1.8e-5: 0.04 of an F16 ulp).
+constexpr float kNormalTailPieces[5][32] = {
+    {-2.517010920e-06f, -9.796337695e-06f, -1.801157356e-05f, -2.341799073e-05f, -2.539418615e-05f, -2.401161607e-05f,
+     -1.994401143e-05f, -1.424336207e-05f, -8.060440835e-06f, -2.392307733e-06f, 2.083186365e-06f, 5.062769747e-06f,
+     6.575880877e-06f, 6.881857142e-06f, 6.348841825e-06f, 5.349068425e-06f, 4.189658070e-06f, 3.082281976e-06f,
+     2.143928905e-06f, 1.416229799e-06f, 8.913162790e-07f, 5.357208214e-07f, 3.080683616e-07f, 1.697390525e-07f,
+     8.971065476e-08f, 4.552435748e-08f, 2.219838334e-08f, 1.040788527e-08f, 4.694726024e-09f, 2.038323632e-09f,
+     8.521806359e-10f, 3.431968332e-10f},
+    {4.051161982e-04f, 3.835355834e-04f, 3.272044728e-04f, 2.433308679e-04f, 1.446064528e-04f, 4.482108232e-05f,
+     -4.377875456e-05f, -1.124816714e-04f, -1.570692952e-04f, -1.776867038e-04f, -1.778635054e-04f, -1.630920484e-04f,
+     -1.393872638e-04f, -1.121491827e-04f, -8.548599967e-05f, -6.199736785e-05f, -4.290887911e-05f, -2.840457995e-05f,
+     -1.801509511e-05f, -1.096148146e-05f, -6.405409469e-06f, -3.597850683e-06f, -1.943863603e-06f, -1.010815228e-06f,
+     -5.061485392e-07f, -2.441570996e-07f, -1.135023817e-07f, -5.086543744e-08f, -2.198078732e-08f, -9.161618903e-09f,
+     -3.683861570e-09f, -1.429287671e-09f},
+    {-1.963362966e-07f, 1.192034607e-03f, 2.267914915e-03f, 3.130145395e-03f, 3.714397151e-03f, 3.996888506e-03f,
+     3.993609095e-03f, 3.752435202e-03f, 3.340754708e-03f, 2.831881841e-03f, 2.293238407e-03f, 1.778267303e-03f,
+     1.322754696e-03f, 9.450911032e-04f, 6.492757082e-04f, 4.292415011e-04f, 2.732613917e-04f, 1.676075475e-04f,
+     9.909277942e-05f, 5.649193444e-05f, 3.106452052e-05f, 1.648140481e-05f, 8.438715201e-06f, 4.170600899e-06f,
+     1.989929083e-06f, 9.167698553e-07f, 4.078739815e-07f, 1.752617400e-07f, 7.274286969e-08f, 2.916605993e-08f,
+     1.129761294e-08f, 4.228156797e-09f},
+    {-7.279864367e-02f, -7.159660554e-02f, -6.810834856e-02f, -6.266815019e-02f, -5.577402721e-02f, -4.801265570e-02f,
+     -3.997772159e-02f, -3.219726075e-02f, -2.508178101e-02f, -1.889889292e-02f, -1.377377185e-02f, -9.709747004e-03f,
+     -6.620662193e-03f, -4.366499421e-03f, -2.785504219e-03f, -1.718749727e-03f, -1.025793260e-03f, -5.921686136e-04f,
+     -3.306505422e-04f, -1.785794030e-04f, -9.328927735e-05f, -4.713790581e-05f, -2.303811753e-05f, -1.089085057e-05f,
+     -4.979831701e-06f, -2.202447366e-06f, -9.421810518e-07f, -3.898531910e-07f, -1.560291218e-07f, -6.040154105e-08f,
+     -2.261664063e-08f, -8.191168027e-09f},
+    {4.999999999e-01f, 4.276033502e-01f, 3.575712526e-01f, 2.920390963e-01f, 2.327205588e-01f, 1.807801876e-01f,
+     1.367856980e-01f, 1.007386158e-01f, 7.216793957e-02f, 5.026262647e-02f, 3.401623493e-02f, 2.236041493e-02f,
+     1.427118520e-02f, 8.840559361e-03f, 5.313839902e-03f, 3.098347776e-03f, 1.752029594e-03f, 9.606162861e-04f,
+     5.105908561e-04f, 2.630489350e-04f, 1.313329827e-04f, 6.353670790e-05f, 2.978070341e-05f, 1.352244951e-05f,
+     5.947594333e-06f, 2.533683009e-06f, 1.045324665e-06f, 4.176421370e-07f, 1.615774275e-07f, 6.052739466e-08f,
+     2.195291149e-08f, 7.708628950e-09f},
 };
 
-// Gelu16 for results that are rounded to F16 next: t rounded once (its 12 F32 ulps are
-// far below an F16 ulp), the eighth's degree-4 polynomial picked by one two-table permute.
+// Gelu16 for results that are rounded to F16 next: gelu(x) = x Phi(x), with Q = Phi(-|x|)
+// from the piece's polynomial (one two-table permute per coefficient) and x Phi(x) = x Q
+// for x < 0 (no cancellation where the result is small), x - x Q otherwise. The piece
+// index is read straight from the bits of |x| c + 1.5 * 2^23, whose addition rounds
+// |x| c to the nearest integer (no conversion instructions). 0.19 ns against the
+// eighths-of-erfc form's 0.25 per element on one core; every F16 input is within an
+// ulp of the correctly rounded result (tests/reference_op's exhaustive F16 check).
 inline __m512 Gelu16ForHalf(__m512 x) {
-  const __m512 t = _mm512_mul_ps(x, _mm512_set1_ps(0.707106769f));
-  const __m512 eighths = _mm512_min_ps(_mm512_mul_ps(_mm512_abs_ps(t), _mm512_set1_ps(8.0f)), _mm512_set1_ps(31.0f));
-  const __m512 whole = _mm512_roundscale_ps(eighths, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  const __m512i eighth = _mm512_cvttps_epi32(whole);
-  const __m512 v = _mm512_sub_ps(eighths, whole);
+  const __m512 magnitude = _mm512_abs_ps(x);
+  const __m512 scale = _mm512_set1_ps(5.4800775542f), round_to_integer = _mm512_set1_ps(12582912.0f);
+  const __m512 rounded = _mm512_fmadd_ps(magnitude, scale, round_to_integer);
+  const __m512 v = _mm512_fmsub_ps(magnitude, scale, _mm512_sub_ps(rounded, round_to_integer));
+  const __m512i piece = _mm512_castps_si512(rounded);  // permutes read the low 5 bits: k
   auto coefficient = [&](size_t d) {
-    return _mm512_permutex2var_ps(_mm512_loadu_ps(kErfcEighths[d]), eighth, _mm512_loadu_ps(kErfcEighths[d] + 16));
+    return _mm512_permutex2var_ps(_mm512_loadu_ps(kNormalTailPieces[d]), piece, _mm512_loadu_ps(kNormalTailPieces[d] + 16));
   };
-  __m512 erfc = coefficient(0);
-  for (size_t d = 1; d < 5; ++d) erfc = _mm512_fmadd_ps(erfc, v, coefficient(d));
-  const __mmask16 negative = _mm512_cmp_ps_mask(t, _mm512_setzero_ps(), _CMP_LT_OQ);
-  const __m512 one_plus_erf = _mm512_mask_blend_ps(negative, _mm512_sub_ps(_mm512_set1_ps(2.0f), erfc), erfc);
-  const __m512 result = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), x), one_plus_erf);
+  __m512 tail = coefficient(0);
+  for (size_t d = 1; d < 5; ++d) tail = _mm512_fmadd_ps(tail, v, coefficient(d));
+  const __m512 x_tail = _mm512_mul_ps(x, tail);
+  const __mmask16 negative = _mm512_movepi32_mask(_mm512_castps_si512(x));
+  const __m512 result = _mm512_mask_sub_ps(x_tail, _knot_mask16(negative), x, x_tail);
   return WithScalarGeluOutside(x, result);
 }
 
@@ -230,12 +248,16 @@ struct F32Lanes {
     }
   }
   static void StorePart(float *p, __m512 v, __mmask16 m) { _mm512_mask_storeu_ps(p, m, v); }
+  static void StorePair(float *p, __m512 a, __m512 b, bool streaming) {
+    Store(p, a, streaming);
+    Store(p + kLanes, b, streaming);
+  }
 };
 
 struct F16Lanes {
   using Bits = uint16_t;
   static constexpr bool kForHalf = true;  // results are rounded to F16: F16-grade kernels
-  static constexpr size_t kStreamAlignment = 32;
+  static constexpr size_t kStreamAlignment = 64;
   static __m512 Load(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
   }
@@ -249,11 +271,21 @@ struct F16Lanes {
     }
   }
   static void StorePart(uint16_t *p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
+  // Two vectors as one 64-byte line: half-line streaming stores cost this CPU a third of
+  // an F16 activation's rate (measured: Silu 34 against 45 GB/s with plain stores).
+  static void StorePair(uint16_t *p, __m512 a, __m512 b, bool streaming) {
+    const __m512i line = _mm512_inserti64x4(_mm512_castsi256_si512(Round(a)), Round(b), 1);
+    if (streaming) {
+      _mm512_stream_si512(reinterpret_cast<__m512i *>(p), line);
+    } else {
+      _mm512_storeu_si512(p, line);
+    }
+  }
 };
 
 // y[i] = block(i, mask) for 16 lanes at a time; mask selects the lanes of a partial
 // block (loads under it are padded with zeros). Streaming stores need the output aligned
-// (64 bytes for F32, 32 for F16): a partial head block reaches it first.
+// to 64 bytes (whole lines): partial head blocks reach it first.
 template <class Out, class Block>
 void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
   using Bits = typename Out::Bits;
@@ -263,7 +295,10 @@ void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
   if (streaming) {
     const size_t misaligned = (address % Out::kStreamAlignment) / sizeof(Bits);
     const size_t head = misaligned == 0 ? 0 : std::min(n, Out::kStreamAlignment / sizeof(Bits) - misaligned);
-    if (head > 0) Out::StorePart(y, block(size_t(0), FirstLanes(head)), FirstLanes(head));
+    for (; i < head; i += kLanes) {  // F16 heads reach 31 elements: two partial blocks
+      const __mmask16 m = FirstLanes(head - i);
+      Out::StorePart(y + i, block(i, m), m);
+    }
     i = head;
   }
   // Four vectors a step: their independent chains interleave in the schedulers, which the
@@ -271,10 +306,8 @@ void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
     const __m512 a = block(i, __mmask16(0xffff)), b = block(i + kLanes, __mmask16(0xffff));
     const __m512 c = block(i + 2 * kLanes, __mmask16(0xffff)), d = block(i + 3 * kLanes, __mmask16(0xffff));
-    Out::Store(y + i, a, streaming);
-    Out::Store(y + i + kLanes, b, streaming);
-    Out::Store(y + i + 2 * kLanes, c, streaming);
-    Out::Store(y + i + 3 * kLanes, d, streaming);
+    Out::StorePair(y + i, a, b, streaming);
+    Out::StorePair(y + i + 2 * kLanes, c, d, streaming);
   }
   for (; i + kLanes <= n; i += kLanes) Out::Store(y + i, block(i, __mmask16(0xffff)), streaming);
   if (i < n) Out::StorePart(y + i, block(i, FirstLanes(n - i)), FirstLanes(n - i));

@@ -89,7 +89,7 @@ bool RunContiguousVector(const F &f, T *y, const std::array<const T *, NumIn> &x
   constexpr bool kF16 = std::is_same_v<T, f16_t>;
   if constexpr (HasVectorOp<F>::value && (kF16 || std::is_same_v<T, float>)) {
     const void *in[NumIn] = {x[K]...};
-    simd::Map(F::kVectorOp, kF16, in, y, count, streaming);
+    simd::Map(F::kVectorOp, kF16, in, y, count, streaming && simd::StreamsLargeOutputs(F::kVectorOp));
     return true;
   } else if constexpr (kF16) {
     RunF16Blocks<F, NumIn>(f, y, x, count, indices);
