@@ -50,6 +50,16 @@ void StoreFence();
 void Transpose8x8Of32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 void Transpose8x8Of16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 
+// Transposes whose every output row is one whole 64-byte line, written with a streaming
+// store (not fenced; see CopyStreaming): 16 x 16 4-byte elements, or 32 input rows of 16
+// 2-byte elements into 16 rows of 32. out and out_stride * element size must be multiples
+// of 64 bytes. Only where HasLineTransposes() (AVX-512 in use): with them a transposed
+// Rearrange writes its output lines straight from registers, without the staging buffer
+// that 32-byte rows need.
+bool HasLineTransposes();
+void TransposeLinesOf32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
+void TransposeLinesOf16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
+
 // Map's operators: Add a + b, Sub a - b, Mul a * b, Relu x > 0 or NaN ? x : +0,
 // Sigmoid 1 / (1 + exp(-x)), Silu x / (1 + exp(-x)), SwiGLU a * silu(b), Gelu
 // x/2 (1 + erf(x / sqrt(2))) within a few ulps of F32 (fits described in simd_avx2.cc;

@@ -525,6 +525,16 @@ void Map(MapOp op, bool half, const void *const *in, void *out, size_t n, bool s
   }
 }
 
+bool HasLineTransposes() { return Enabled() && UseAvx512(); }
+
+void TransposeLinesOf32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride) {
+  avx512::TransposeLinesOf32(in, in_stride, out, out_stride);
+}
+
+void TransposeLinesOf16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride) {
+  avx512::TransposeLinesOf16(in, in_stride, out, out_stride);
+}
+
 void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming) {
   if (UseAvx512()) return avx512::ScaleInto(x, factor, y, n, streaming);
   ScaleIntoAny(x, factor, y, n, streaming);
@@ -568,6 +578,9 @@ void CopyStreaming(const void *, void *, size_t) { Unavailable(); }
 void StoreFence() { Unavailable(); }
 void Transpose8x8Of32(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
 void Transpose8x8Of16(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
+bool HasLineTransposes() { return false; }
+void TransposeLinesOf32(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
+void TransposeLinesOf16(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
 float RowMax(const float *, size_t) { Unavailable(); }
 double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t, bool) { Unavailable(); }
 double SumSquares(const float *, size_t) { Unavailable(); }

@@ -582,6 +582,72 @@ void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, s
   ScaleTimesIntoAny<F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 
+
+// 16 x 16 floats: pairs, then quads within 128-bit lanes (rows 4i..4i+3 at column 4L + m
+// in lane L of quad[4i + m]), then two lane shuffles gather each column's four lanes.
+void TransposeLinesOf32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride) {
+  const float *from = static_cast<const float *>(in);
+  float *to = static_cast<float *>(out);
+  __m512 row[16], pair[16], quad[16];
+  for (int k = 0; k < 16; ++k) row[k] = _mm512_loadu_ps(from + k * in_stride);
+  for (int k = 0; k < 16; k += 2) {
+    pair[k] = _mm512_unpacklo_ps(row[k], row[k + 1]);
+    pair[k + 1] = _mm512_unpackhi_ps(row[k], row[k + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {
+    quad[k] = _mm512_shuffle_ps(pair[k], pair[k + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    quad[k + 1] = _mm512_shuffle_ps(pair[k], pair[k + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    quad[k + 2] = _mm512_shuffle_ps(pair[k + 1], pair[k + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    quad[k + 3] = _mm512_shuffle_ps(pair[k + 1], pair[k + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int m = 0; m < 4; ++m) {
+    // even: lanes 0 and 2 of rows 0-7 and of rows 8-15; odd: lanes 1 and 3.
+    const __m512 low_even = _mm512_shuffle_f32x4(quad[m], quad[4 + m], 0x88);
+    const __m512 low_odd = _mm512_shuffle_f32x4(quad[m], quad[4 + m], 0xdd);
+    const __m512 high_even = _mm512_shuffle_f32x4(quad[8 + m], quad[12 + m], 0x88);
+    const __m512 high_odd = _mm512_shuffle_f32x4(quad[8 + m], quad[12 + m], 0xdd);
+    _mm512_stream_ps(to + m * out_stride, _mm512_shuffle_f32x4(low_even, high_even, 0x88));
+    _mm512_stream_ps(to + (4 + m) * out_stride, _mm512_shuffle_f32x4(low_odd, high_odd, 0x88));
+    _mm512_stream_ps(to + (8 + m) * out_stride, _mm512_shuffle_f32x4(low_even, high_even, 0xdd));
+    _mm512_stream_ps(to + (12 + m) * out_stride, _mm512_shuffle_f32x4(low_odd, high_odd, 0xdd));
+  }
+}
+
+// 32 rows of 16 halves: register i holds rows i and 16 + i, so each 256-bit half goes
+// through the same 16 x 16 transpose (words, dwords, qwords within 128-bit lanes); a last
+// two-source qword permute joins, for each column, the four 8-row pieces in row order.
+void TransposeLinesOf16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride) {
+  const uint16_t *from = static_cast<const uint16_t *>(in);
+  uint16_t *to = static_cast<uint16_t *>(out);
+  auto load = [&](int k) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(from + k * in_stride)); };
+  __m512i row[16], words[16], dwords[16], columns[16];
+  for (int k = 0; k < 16; ++k) row[k] = _mm512_inserti64x4(_mm512_castsi256_si512(load(k)), load(16 + k), 1);
+  for (int k = 0; k < 16; k += 2) {
+    words[k] = _mm512_unpacklo_epi16(row[k], row[k + 1]);
+    words[k + 1] = _mm512_unpackhi_epi16(row[k], row[k + 1]);
+  }
+  for (int k = 0; k < 16; k += 4) {  // rows 4i..4i+3 at columns 2j, 2j + 1 (j = 0..3 by register)
+    dwords[k] = _mm512_unpacklo_epi32(words[k], words[k + 2]);
+    dwords[k + 1] = _mm512_unpackhi_epi32(words[k], words[k + 2]);
+    dwords[k + 2] = _mm512_unpacklo_epi32(words[k + 1], words[k + 3]);
+    dwords[k + 3] = _mm512_unpackhi_epi32(words[k + 1], words[k + 3]);
+  }
+  for (int g = 0; g < 2; ++g) {  // columns[8g + c]: column c (lanes 0, 2) and 8 + c (lanes 1, 3) of rows 8g..8g+7
+    for (int j = 0; j < 4; ++j) {
+      columns[8 * g + 2 * j] = _mm512_unpacklo_epi64(dwords[8 * g + j], dwords[8 * g + 4 + j]);
+      columns[8 * g + 2 * j + 1] = _mm512_unpackhi_epi64(dwords[8 * g + j], dwords[8 * g + 4 + j]);
+    }
+  }
+  const __m512i low_lanes = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i high_lanes = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  for (int c = 0; c < 8; ++c) {
+    _mm512_stream_si512(reinterpret_cast<__m512i *>(to + c * out_stride),
+                        _mm512_permutex2var_epi64(columns[c], low_lanes, columns[8 + c]));
+    _mm512_stream_si512(reinterpret_cast<__m512i *>(to + (8 + c) * out_stride),
+                        _mm512_permutex2var_epi64(columns[c], high_lanes, columns[8 + c]));
+  }
+}
+
 }  // namespace infinicts::ref::op::simd::avx512
 
 #else  // the compiler cannot target AVX-512: Supported() is false and nothing else is called
@@ -594,6 +660,8 @@ namespace {
 }  // namespace
 bool Supported() { return false; }
 void Map(MapOp, bool, const void *const *, void *, size_t, bool) { Unavailable(); }
+void TransposeLinesOf32(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
+void TransposeLinesOf16(const void *, ptrdiff_t, void *, ptrdiff_t) { Unavailable(); }
 float RowMax(const float *, size_t) { Unavailable(); }
 double ExpShiftedSum(const float *, float, float *, size_t, const void *, size_t, bool) { Unavailable(); }
 double SumSquares(const float *, size_t) { Unavailable(); }
