@@ -323,14 +323,12 @@ TEST_F(VectorPathTest, RMSNormAgreesWithThePortableLoop) {
   }
 }
 
-// Outputs of 8 MiB and more take the streaming path (F32 rows through scratch, F16 rows
-// converted while written); rows of odd length leave partial blocks at both ends. Rows are
-// independent and the streaming path does the same F32 arithmetic, so the first rows must
-// equal those of a small tensor (the plain path) bit for bit, and so must the tensor
-// computed in place (y = x; the causal form shares the softmax's row code). The small
-// tests above compare the plain path with the portable loop; an 8 MiB strided portable
-// run would take seconds.
-TEST_F(VectorPathTest, LargeSoftmaxesStreamAndRunInPlace) {
+// Outputs of 8 MiB and more, with rows of odd length (partial blocks at both ends). Rows
+// are independent and every size runs the same F32 arithmetic, so the first rows must
+// equal those of a small tensor bit for bit, and so must the tensor computed in place
+// (y = x; the causal form shares the softmax's row code). The small tests above compare
+// the vector path with the portable loop; an 8 MiB strided portable run would take seconds.
+TEST_F(VectorPathTest, LargeSoftmaxesMatchSmallAndRunInPlace) {
   for (const infiniDtype_t dtype : kDtypes) {
     const bool half = dtype == INFINI_DTYPE_F16;
     for (const std::string kind : {"softmax", "log", "causal"}) {
