@@ -77,10 +77,12 @@ double ExpShiftedSum(const float *x, float shift, float *y, size_t n, const void
 double SumSquares(const float *x, size_t n);                                  // in F64
 
 // Fused passes, so that a row is swept fewer times. The first two convert an F16 row to
-// F32 (out) and answer RowMax or SumSquares of it (the latter may sum in F32 lanes for a
-// block before F64: good to 2e-6 relative, for results rounded to F16). The "Into" forms compute, in F32,
-// y = x * factor, y = (x - first) - second or y = (x * factor) * w and write it straight
-// to y as F32 or F16 (rounded as F32ToF16), with streaming stores (fenced) when `streaming`.
+// F32 (out; for the second, out may be null: the sum only) and answer RowMax or SumSquares
+// of it (the latter may sum in F32 lanes for a block before F64: good to 2e-6 relative,
+// for results rounded to F16). The "Into" forms compute, in F32, y = x * factor,
+// y = (x - first) - second or y = (x * factor) * w (x F32, or F16 widened exactly) and
+// write it straight to y as F32 or F16 (rounded as F32ToF16), with streaming stores
+// (fenced) when `streaming`.
 float F16ToF32RowMax(const uint16_t *in, float *out, size_t n);
 double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n);
 void ScaleInto(const float *x, float factor, float *y, size_t n, bool streaming);
@@ -92,6 +94,8 @@ void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, s
 void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes);
 void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes);
+void ScaleTimesInto(const uint16_t *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes);
 
 }  // namespace infinicts::ref::op::simd

@@ -383,7 +383,7 @@ double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
   for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
     for (size_t half = 0; half < 2; ++half) {
       const __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + i + half * kLanes)));
-      _mm256_storeu_ps(out + i + half * kLanes, v);
+      if (out != nullptr) _mm256_storeu_ps(out + i + half * kLanes, v);
       const __m256d a = Widen(_mm256_castps256_ps128(v)), b = Widen(_mm256_extractf128_ps(v, 1));
       sums[2 * half] = _mm256_fmadd_pd(a, a, sums[2 * half]);
       sums[2 * half + 1] = _mm256_fmadd_pd(b, b, sums[2 * half + 1]);
@@ -392,8 +392,11 @@ double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
   double lanes[4];
   _mm256_storeu_pd(lanes, _mm256_add_pd(_mm256_add_pd(sums[0], sums[1]), _mm256_add_pd(sums[2], sums[3])));
   double sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-  F16ToF32(in + i, out + i, n - i);
-  for (; i < n; ++i) sum += static_cast<double>(out[i]) * static_cast<double>(out[i]);
+  for (; i < n; ++i) {
+    const float value = _cvtsh_ss(in[i]);
+    if (out != nullptr) out[i] = value;
+    sum += static_cast<double>(value) * static_cast<double>(value);
+  }
   return sum;
 }
 
@@ -444,6 +447,13 @@ void StoreBlocks(Out *y, size_t n, bool streaming, Kernel kernel) {
 
 inline __m256 LoadPart(const float *x, size_t count) { return count == kLanes ? _mm256_loadu_ps(x) : LoadTail(x, count); }
 
+inline __m256 LoadPart(const uint16_t *x, size_t count) {
+  if (count == kLanes) return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(x)));
+  uint16_t padded[kLanes] = {};
+  std::memcpy(padded, x, count * sizeof(uint16_t));
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(padded)));
+}
+
 template <class Out>
 void ScaleIntoAny(const float *x, float factor, Out *y, size_t n, bool streaming) {
   const __m256 f = _mm256_set1_ps(factor);
@@ -457,8 +467,8 @@ void SubtractTwiceIntoAny(const float *x, float first, float second, Out *y, siz
               [&](size_t i, size_t count) { return _mm256_sub_ps(_mm256_sub_ps(LoadPart(x + i, count), a), b); });
 }
 
-template <class Out>
-void ScaleTimesIntoAny(const float *x, float factor, const float *w, Out *y, size_t n, bool streaming,
+template <class In, class Out>
+void ScaleTimesIntoAny(const In *x, float factor, const float *w, Out *y, size_t n, bool streaming,
                        const void *prefetch, size_t prefetch_bytes) {
   const __m256 f = _mm256_set1_ps(factor);
   const char *ahead = static_cast<const char *>(prefetch);
@@ -470,13 +480,6 @@ void ScaleTimesIntoAny(const float *x, float factor, const float *w, Out *y, siz
     }
     return _mm256_mul_ps(_mm256_mul_ps(LoadPart(x + i, count), f), LoadPart(w + i, count));
   });
-}
-
-inline __m256 LoadPart(const uint16_t *x, size_t count) {
-  if (count == kLanes) return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(x)));
-  uint16_t padded[kLanes] = {};
-  std::memcpy(padded, x, count * sizeof(uint16_t));
-  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(padded)));
 }
 
 template <class Bits, size_t NumIn, class Kernel>
@@ -561,6 +564,11 @@ void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, s
   if (UseAvx512()) return avx512::ScaleTimesInto(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
   ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
+void ScaleTimesInto(const uint16_t *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  if (UseAvx512()) return avx512::ScaleTimesInto(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+  ScaleTimesIntoAny(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+}
 
 }  // namespace infinicts::ref::op::simd
 
@@ -594,6 +602,9 @@ void ScaleTimesInto(const float *, float, const float *, float *, size_t, bool, 
   Unavailable();
 }
 void ScaleTimesInto(const float *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
+void ScaleTimesInto(const uint16_t *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
   Unavailable();
 }
 }  // namespace infinicts::ref::op::simd

@@ -386,8 +386,8 @@ void SubtractTwiceIntoAny(const float *x, float first, float second, typename Ou
                    [&](size_t i, __mmask16 m) { return _mm512_sub_ps(_mm512_sub_ps(LoadF32(x, i, m), a), b); });
 }
 
-template <class Out>
-void ScaleTimesIntoAny(const float *x, float factor, const float *w, typename Out::Bits *y, size_t n,
+template <class In, class Out>
+void ScaleTimesIntoAny(const typename In::Bits *x, float factor, const float *w, typename Out::Bits *y, size_t n,
                        bool streaming, const void *prefetch, size_t prefetch_bytes) {
   const __m512 f = _mm512_set1_ps(factor);
   const char *ahead = static_cast<const char *>(prefetch);
@@ -397,7 +397,8 @@ void ScaleTimesIntoAny(const float *x, float factor, const float *w, typename Ou
       _mm_prefetch(ahead + fetched, _MM_HINT_T0);
       fetched += 64;
     }
-    return _mm512_mul_ps(_mm512_mul_ps(LoadF32(x, i, m), f), LoadF32(w, i, m));
+    const __m512 value = m == 0xffff ? In::Load(x + i) : In::LoadPart(x + i, m);
+    return _mm512_mul_ps(_mm512_mul_ps(value, f), LoadF32(w, i, m));
   });
 }
 
@@ -548,15 +549,17 @@ double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
     size_t i = begin;
     for (; i + 2 * kLanes <= end; i += 2 * kLanes) {
       const __m512 a = F16Lanes::Load(in + i), b = F16Lanes::Load(in + i + kLanes);
-      _mm512_storeu_ps(out + i, a);
-      _mm512_storeu_ps(out + i + kLanes, b);
+      if (out != nullptr) {
+        _mm512_storeu_ps(out + i, a);
+        _mm512_storeu_ps(out + i + kLanes, b);
+      }
       a_sum = _mm512_fmadd_ps(a, a, a_sum);
       b_sum = _mm512_fmadd_ps(b, b, b_sum);
     }
     for (; i < end; i += kLanes) {
       const __mmask16 m = FirstLanes(end - i);
       const __m512 a = F16Lanes::LoadPart(in + i, m);
-      _mm512_mask_storeu_ps(out + i, m, a);
+      if (out != nullptr) _mm512_mask_storeu_ps(out + i, m, a);
       a_sum = _mm512_fmadd_ps(a, a, a_sum);
     }
     const __m512 block = _mm512_add_ps(a_sum, b_sum);
@@ -580,11 +583,15 @@ void SubtractTwiceInto(const float *x, float first, float second, uint16_t *y, s
 }
 void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes) {
-  ScaleTimesIntoAny<F32Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+  ScaleTimesIntoAny<F32Lanes, F32Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes) {
-  ScaleTimesIntoAny<F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+  ScaleTimesIntoAny<F32Lanes, F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
+}
+void ScaleTimesInto(const uint16_t *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes) {
+  ScaleTimesIntoAny<F16Lanes, F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
 
 
@@ -680,6 +687,9 @@ void ScaleTimesInto(const float *, float, const float *, float *, size_t, bool, 
   Unavailable();
 }
 void ScaleTimesInto(const float *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
+  Unavailable();
+}
+void ScaleTimesInto(const uint16_t *, float, const float *, uint16_t *, size_t, bool, const void *, size_t) {
   Unavailable();
 }
 }  // namespace infinicts::ref::op::simd::avx512

@@ -31,6 +31,8 @@ void ScaleTimesInto(const float *x, float factor, const float *w, float *y, size
                     const void *prefetch, size_t prefetch_bytes);
 void ScaleTimesInto(const float *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
                     const void *prefetch, size_t prefetch_bytes);
+void ScaleTimesInto(const uint16_t *x, float factor, const float *w, uint16_t *y, size_t n, bool streaming,
+                    const void *prefetch, size_t prefetch_bytes);
 void TransposeLinesOf32(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 void TransposeLinesOf16(const void *in, ptrdiff_t in_stride, void *out, ptrdiff_t out_stride);
 
