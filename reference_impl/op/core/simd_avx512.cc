@@ -116,10 +116,10 @@ inline __m512 WithScalarGeluOutside(__m512 x, __m512 result) {
 
 // Phi(-|x|), the normal distribution's tail, on 32 pieces for F32 results: k = round(|x| c)
 // with c = kTailScaleF32 (31.4 / 5.65 rounded to F32: k <= 31 up to the vector limit 5.65)
-// and v = |x| c - k in [-1/2, 1/2]
-// (k = 0: [0, 1/2]); kNormalTailPiecesF32[d][k] is the coefficient of v^(6-d)
-// (mpmath.chebyfit of Phi(-(k + v) / c) / Phi(-k / c) with c the F32 value itself, so that
-// c's own rounding costs nothing; times Phi(-k / c); relative error below 1.6e-8).
+// and v = |x| c - k in [-1/2, 1/2] (k = 0: [0, 1/2]); kNormalTailPiecesF32[d][k] is the
+// coefficient of v^(6-d) (mpmath.chebyfit of Phi(-(k + v) / c) / Phi(-k / c) with c the F32
+// value itself, so that c's own rounding costs nothing; times Phi(-k / c); relative error
+// below 1.6e-8).
 constexpr float kTailScaleF32 = 5.557522297e+00f;
 constexpr float kNormalTailPiecesF32[7][32] = {
     {1.265384943e-08f, 4.878243608e-08f, 8.689400857e-08f, 1.066333311e-07f, 1.052385699e-07f, 8.525209240e-08f,
@@ -241,7 +241,6 @@ inline __m512 Gelu16ForHalf(__m512 x) { return GeluFromTailPieces(x, kNormalTail
 struct F32Lanes {
   using Bits = float;
   static constexpr bool kForHalf = false;  // results stay F32: F32-grade kernels
-  static constexpr size_t kStreamAlignment = 64;
   static __m512 Load(const float *p) { return _mm512_loadu_ps(p); }
   static __m512 LoadPart(const float *p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
   static void Store(float *p, __m512 v, bool streaming) {
@@ -261,7 +260,6 @@ struct F32Lanes {
 struct F16Lanes {
   using Bits = uint16_t;
   static constexpr bool kForHalf = true;  // results are rounded to F16: F16-grade kernels
-  static constexpr size_t kStreamAlignment = 64;
   static __m512 Load(const uint16_t *p) {
     return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
   }
@@ -287,6 +285,14 @@ struct F16Lanes {
   }
 };
 
+// 16 lanes from x + i, or for a partial block the lanes of m (the others 0).
+template <class In>
+inline __m512 LoadLanes(const typename In::Bits *x, size_t i, __mmask16 m) {
+  return m == 0xffff ? In::Load(x + i) : In::LoadPart(x + i, m);
+}
+
+inline __m512 LoadF32(const float *x, size_t i, __mmask16 m) { return LoadLanes<F32Lanes>(x, i, m); }
+
 // y[i] = block(i, mask) for 16 lanes at a time; mask selects the lanes of a partial
 // block (loads under it are padded with zeros). Streaming stores need the output aligned
 // to 64 bytes (whole lines): partial head blocks reach it first.
@@ -297,8 +303,9 @@ void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
   if (address % sizeof(Bits) != 0) streaming = false;  // cannot be aligned: plain stores
   size_t i = 0;
   if (streaming) {
-    const size_t misaligned = (address % Out::kStreamAlignment) / sizeof(Bits);
-    const size_t head = misaligned == 0 ? 0 : std::min(n, Out::kStreamAlignment / sizeof(Bits) - misaligned);
+    constexpr size_t kLineBytes = 64;
+    const size_t misaligned = (address % kLineBytes) / sizeof(Bits);
+    const size_t head = misaligned == 0 ? 0 : std::min(n, kLineBytes / sizeof(Bits) - misaligned);
     for (; i < head; i += kLanes) {  // F16 heads reach 31 elements: two partial blocks
       const __mmask16 m = FirstLanes(head - i);
       Out::StorePart(y + i, block(i, m), m);
@@ -326,7 +333,7 @@ void MapTyped(const void *const *in, void *out, size_t n, bool streaming, Kernel
   for (size_t k = 0; k < NumIn; ++k) x[k] = static_cast<const Bits *>(in[k]);
   StoreBlocks<Lanes>(static_cast<Bits *>(out), n, streaming, [&](size_t i, __mmask16 m) {
     __m512 v[NumIn];
-    for (size_t k = 0; k < NumIn; ++k) v[k] = m == 0xffff ? Lanes::Load(x[k] + i) : Lanes::LoadPart(x[k] + i, m);
+    for (size_t k = 0; k < NumIn; ++k) v[k] = LoadLanes<Lanes>(x[k], i, m);
     return kernel(v);
   });
 }
@@ -358,10 +365,6 @@ void MapAny(MapOp op, const void *const *in, void *out, size_t n, bool streaming
     case MapOp::kSigmoid:
       return MapTyped<Lanes, 1>(in, out, n, streaming, [](const __m512 *v) { return Sigmoid16<kForHalf>(v[0]); });
   }
-}
-
-inline __m512 LoadF32(const float *x, size_t i, __mmask16 m) {
-  return m == 0xffff ? _mm512_loadu_ps(x + i) : _mm512_maskz_loadu_ps(m, x + i);
 }
 
 // Sum of the 16 lanes' squares, widened to F64 before squaring.
@@ -397,8 +400,7 @@ void ScaleTimesIntoAny(const typename In::Bits *x, float factor, const float *w,
       _mm_prefetch(ahead + fetched, _MM_HINT_T0);
       fetched += 64;
     }
-    const __m512 value = m == 0xffff ? In::Load(x + i) : In::LoadPart(x + i, m);
-    return _mm512_mul_ps(_mm512_mul_ps(value, f), LoadF32(w, i, m));
+    return _mm512_mul_ps(_mm512_mul_ps(LoadLanes<In>(x, i, m), f), LoadF32(w, i, m));
   });
 }
 
@@ -593,7 +595,6 @@ void ScaleTimesInto(const uint16_t *x, float factor, const float *w, uint16_t *y
                     const void *prefetch, size_t prefetch_bytes) {
   ScaleTimesIntoAny<F16Lanes, F16Lanes>(x, factor, w, y, n, streaming, prefetch, prefetch_bytes);
 }
-
 
 // 16 x 16 floats: pairs, then quads within 128-bit lanes (rows 4i..4i+3 at column 4L + m
 // in lane L of quad[4i + m]), then two lane shuffles gather each column's four lanes.

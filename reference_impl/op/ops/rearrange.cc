@@ -119,6 +119,15 @@ class TransposeTiling {
 // Outputs of at least this many bytes leave through streaming stores (see ops/elementwise.h).
 constexpr size_t kStreamingTransposeBytes = size_t(8) << 20;
 
+// Whether a transpose's output streams: 2- or 4-byte elements (the vector transposes),
+// at least kStreamingTransposeBytes of them, and the vector kernels in use.
+bool StreamsTranspose(const TransposePlan &plan, size_t element_size) {
+  if ((element_size != 2 && element_size != 4) || !simd::Enabled()) return false;
+  size_t total = plan.outer_count * element_size;
+  for (size_t d : {plan.dst_unit, plan.src_unit}) total *= plan.shape[d];
+  return total >= kStreamingTransposeBytes;
+}
+
 template <size_t Bytes>
 void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
@@ -127,12 +136,10 @@ void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
   constexpr size_t kEdge = Bytes <= 4 ? 128 : 32;
   constexpr bool kVectorElement = Bytes == 4 || Bytes == 2;
   constexpr size_t kOutEdge = kVectorElement ? kEdge : 1;  // the streaming buffer's edge
-  size_t total = plan.outer_count * Bytes;
-  for (size_t d : {plan.dst_unit, plan.src_unit}) total *= plan.shape[d];
   // Whole tiles of a large output are transposed into a second buffer and streamed out a
   // row at a time: no read for ownership of dst's lines, which a transpose's scattered
   // stores would otherwise pay.
-  const bool streaming = kVectorElement && total >= kStreamingTransposeBytes && simd::Enabled();
+  const bool streaming = StreamsTranspose(plan, Bytes);
   const TransposeTiling tiling(plan, kEdge, kEdge);
   const ptrdiff_t src_column_stride = plan.src_strides[plan.dst_unit];
   const ptrdiff_t dst_row_stride = plan.dst_strides[plan.src_unit];
@@ -180,13 +187,11 @@ void CopyTransposed(const TransposePlan &plan, void *dst, const void *src) {
   });
 }
 
-// Whether CopyTransposedByLines can take this transpose: 2- or 4-byte elements, a large
-// output (streamed), AVX-512's line transposes, and every dst row starting on a 64-byte line.
+// Whether CopyTransposedByLines can take this transpose: a streamed output, AVX-512's line
+// transposes, and every dst row starting on a 64-byte line.
 bool TakesLineTransposes(const TransposePlan &plan, size_t element_size, const void *dst) {
-  if ((element_size != 2 && element_size != 4) || !simd::Enabled() || !simd::HasLineTransposes()) return false;
-  size_t total = element_size;
-  for (size_t extent : plan.shape) total *= extent;
-  if (total < kStreamingTransposeBytes || reinterpret_cast<uintptr_t>(dst) % 64 != 0) return false;
+  if (!StreamsTranspose(plan, element_size) || !simd::HasLineTransposes()) return false;
+  if (reinterpret_cast<uintptr_t>(dst) % 64 != 0) return false;
   for (size_t d = 0; d < plan.shape.size(); ++d) {
     if (d != plan.dst_unit && plan.shape[d] > 1 && (plan.dst_strides[d] * static_cast<ptrdiff_t>(element_size)) % 64 != 0) {
       return false;
