@@ -1,11 +1,17 @@
-// Conv as a direct kernel: each thread computes whole output elements, walking the input
-// channels and the kernel window (positions outside x count as zero), in any layout.
+// Conv on NVIDIA: cuDNN where the descriptor has its plan (the bias written into y first,
+// then added to the sum by cuDNN's beta, so the result is rounded once), else a direct
+// kernel: each thread computes whole output elements, walking the input channels and the
+// kernel window (positions outside x count as zero), in any layout.
 #include <cstdint>
 
 #include "core/tensor.h"
 #include "cuda/conv.h"
 #include "cuda/device_types.cuh"
 #include "cuda/launch.h"
+#ifdef INFINIOP_WITH_CUDNN
+#include "cuda/cudnn/conv_cudnn.h"
+#include "cuda/cudnn/cudnn_handles.h"
+#endif
 
 namespace infinicts::ref::op::cuda {
 namespace {
@@ -51,23 +57,38 @@ ConvGeometry MakeGeometry(const ConvProblem &p) {
   return g;
 }
 
+// Output element i (batch-major, then channel, then position): its batch, channel, offset in
+// y and where its window starts in x, per spatial dim.
+struct OutputElement {
+  uint64_t b, co;
+  int64_t y_offset;
+  int64_t window[kMaxSpatial];
+};
+
+__device__ OutputElement Locate(const ConvGeometry &g, uint64_t i) {
+  OutputElement e;
+  uint64_t rest = i % g.out_volume;
+  e.co = i / g.out_volume % g.out_channels;
+  e.b = i / (g.out_volume * g.out_channels);
+  e.y_offset = static_cast<int64_t>(e.b) * g.y_strides[0] + static_cast<int64_t>(e.co) * g.y_strides[1];
+  for (int d = g.n - 1; d >= 0; --d) {
+    const int64_t o = static_cast<int64_t>(rest % static_cast<uint64_t>(g.out_size[d]));
+    rest /= static_cast<uint64_t>(g.out_size[d]);
+    e.window[d] = o * g.steps[d] - g.pads[d];
+    e.y_offset += o * g.y_strides[d + 2];
+  }
+  return e;
+}
+
 template <class T>
 __global__ void ConvKernel(const __grid_constant__ ConvGeometry g, T *y, const T *x, const T *w, const T *bias) {
   using C = DeviceCompute<T>;
   const uint64_t total = g.batch * g.out_channels * g.out_volume;
   const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
-    uint64_t rest = i % g.out_volume;
-    const uint64_t co = i / g.out_volume % g.out_channels;
-    const uint64_t b = i / (g.out_volume * g.out_channels);
-    int64_t window[kMaxSpatial];  // where the window starts in x, per spatial dim
-    int64_t y_offset = static_cast<int64_t>(b) * g.y_strides[0] + static_cast<int64_t>(co) * g.y_strides[1];
-    for (int d = g.n - 1; d >= 0; --d) {
-      const int64_t o = static_cast<int64_t>(rest % static_cast<uint64_t>(g.out_size[d]));
-      rest /= static_cast<uint64_t>(g.out_size[d]);
-      window[d] = o * g.steps[d] - g.pads[d];
-      y_offset += o * g.y_strides[d + 2];
-    }
+    const OutputElement e = Locate(g, i);
+    const uint64_t b = e.b, co = e.co;
+    const int64_t *window = e.window;
     C sum = C(0);
     const T *xb = x + static_cast<int64_t>(b) * g.x_strides[0];
     const T *wc = w + static_cast<int64_t>(co) * g.w_strides[0];
@@ -90,19 +111,67 @@ __global__ void ConvKernel(const __grid_constant__ ConvGeometry g, T *y, const T
       }
     }
     const C shift = g.has_bias ? DeviceNum<T>::Load(bias[static_cast<int64_t>(co) * g.bias_step]) : C(0);
-    y[y_offset] = DeviceNum<T>::Store(sum + shift);
+    y[e.y_offset] = DeviceNum<T>::Store(sum + shift);
+  }
+}
+
+// y[b, co, o] = bias[co]: what cuDNN then adds the sums to.
+template <class T>
+__global__ void FillBiasKernel(const __grid_constant__ ConvGeometry g, T *y, const T *bias) {
+  const uint64_t total = g.batch * g.out_channels * g.out_volume;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
+    const OutputElement e = Locate(g, i);
+    y[e.y_offset] = bias[static_cast<int64_t>(e.co) * g.bias_step];
   }
 }
 
 }  // namespace
 
-infiniStatus_t Conv(const InfiniopDescriptor &desc, const ConvProblem &problem, void *y, const void *x,
-                    const void *w, const void *bias, void *stream) {
+std::shared_ptr<const CudnnConv> PlanConv(int device, const ConvProblem &problem) {
+#ifdef INFINIOP_WITH_CUDNN
+  return CudnnConv::Plan(device, problem);
+#else
+  (void)device, (void)problem;
+  return nullptr;  // no cuDNN in this build
+#endif
+}
+
+size_t ConvWorkspaceBytes(const CudnnConv *plan) {
+#ifdef INFINIOP_WITH_CUDNN
+  if (plan != nullptr) return plan->workspace_bytes();
+#endif
+  (void)plan;
+  return 0;
+}
+
+infiniStatus_t Conv(const InfiniopDescriptor &desc, const ConvProblem &problem, const CudnnConv *plan, void *y,
+                    const void *x, const void *w, const void *bias, void *workspace, void *stream) {
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
   const ConvGeometry geometry = MakeGeometry(problem);
   const uint64_t total = geometry.batch * geometry.out_channels * geometry.out_volume;
   if (total == 0) return INFINI_STATUS_SUCCESS;
+#ifdef INFINIOP_WITH_CUDNN
+  if (plan != nullptr) {
+    if (bias != nullptr) {
+      const bool known = DispatchDeviceFloat(problem.dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        FillBiasKernel<T><<<BlocksFor(total), kThreads, 0, scope.stream()>>>(geometry, static_cast<T *>(y),
+                                                                               static_cast<const T *>(bias));
+      });
+      if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+      INFINIOP_RETURN_IF_ERROR(scope.Finish());
+    }
+    const cudnnStatus_t done = plan->Run(scope.device(), scope.stream(), y, x, w, bias != nullptr, workspace);
+    if (done == CUDNN_STATUS_SUCCESS) return scope.Finish();
+    // A problem cuDNN's heuristics took but its run refuses is computed by the direct
+    // kernel below (which writes every element of y); any other failure is the answer.
+    if (CUDNN_STATUS_CATEGORY(done) != CUDNN_STATUS_NOT_SUPPORTED) return CudnnToStatus(done);
+  }
+#else
+  (void)plan, (void)workspace;
+#endif
   const bool known = DispatchDeviceFloat(problem.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     ConvKernel<T><<<BlocksFor(total), kThreads, 0, scope.stream()>>>(

@@ -1,25 +1,22 @@
 #include "cuda/cublas_handles.h"
 
-#include <map>
-
 namespace infinicts::ref::op::cuda {
 namespace {
 
-struct DeviceBlas {
-  std::mutex mutex;
-  cublasHandle_t handle = nullptr;  // NULL until created (a failed creation is retried)
-};
-
-// Never freed, like the handles: stream workers and other threads may use them until exit.
-std::mutex &RegistryMutex() {
-  static auto *mutex = new std::mutex;
-  return *mutex;
-}
-
-DeviceBlas &ForDevice(int device) {
-  static auto *devices = new std::map<int, DeviceBlas>;
-  std::lock_guard<std::mutex> lock(RegistryMutex());
-  return (*devices)[device];
+infiniStatus_t CreateCublas(cublasHandle_t *out) {
+  cublasHandle_t created = nullptr;
+  infiniStatus_t status = CublasToStatus(cublasCreate(&created));
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  // F16/BF16 products are summed in F32 to the end (OP-GEMM-6): no split-K reduction in
+  // the half type. F32 stays true F32 (default math: no TF32).
+  status = CublasToStatus(cublasSetMathMode(
+      created, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
+  if (status != INFINI_STATUS_SUCCESS) {
+    cublasDestroy(created);
+    return status;
+  }
+  *out = created;
+  return INFINI_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -34,32 +31,15 @@ infiniStatus_t CublasToStatus(cublasStatus_t status) {
   }
 }
 
-CublasLease::CublasLease(int device, cudaStream_t stream) {
-  DeviceBlas &blas = ForDevice(device);
-  lock_ = std::unique_lock<std::mutex>(blas.mutex);
-  if (blas.handle == nullptr) {
-    cublasHandle_t created = nullptr;
-    status_ = CublasToStatus(cublasCreate(&created));
-    if (status_ != INFINI_STATUS_SUCCESS) return;
-    // F16/BF16 products are summed in F32 to the end (OP-GEMM-6): no split-K reduction in
-    // the half type. F32 stays true F32 (default math: no TF32).
-    status_ = CublasToStatus(
-        cublasSetMathMode(created, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH |
-                                                             CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
-    if (status_ != INFINI_STATUS_SUCCESS) {
-      cublasDestroy(created);
-      return;
-    }
-    blas.handle = created;
-  }
-  handle_ = blas.handle;
-  status_ = CublasToStatus(cublasSetStream(handle_, stream));
+CublasLease::CublasLease(int device, cudaStream_t stream) : DeviceHandleLease(device, CreateCublas) {
+  if (status_ != INFINI_STATUS_SUCCESS) return;
+  status_ = CublasToStatus(cublasSetStream(handle(), stream));
   if (status_ != INFINI_STATUS_SUCCESS) return;
   // One handle serves every stream of the device, and work on two streams may run at once:
   // a shared workspace would be raced for, so cuBLAS gets none (setting the stream just
   // brought back its default pool). A cuBLAS that refused would keep that pool: the call
   // still computes, so the refusal is not an error.
-  cublasSetWorkspace(handle_, nullptr, 0);
+  cublasSetWorkspace(handle(), nullptr, 0);
 }
 
 }  // namespace infinicts::ref::op::cuda

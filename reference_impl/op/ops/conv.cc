@@ -33,6 +33,10 @@ struct ConvPlan {
   ptrdiff_t bias_step = 0;
   size_t kernel_volume = 1, out_volume = 1, patch = 0, block = 0;  // patch = in_channels * kernel_volume
 
+#ifdef INFINIOP_WITH_CUDA
+  std::shared_ptr<const cuda::CudnnConv> cudnn;  // NVIDIA descriptors: cuDNN's plan, or null (the direct kernel)
+#endif
+
   size_t ComputeBytes() const { return dtype == INFINI_DTYPE_F64 ? sizeof(double) : sizeof(float); }
   size_t WorkspaceBytes() const { return (out_channels * patch + patch * block + out_channels * block) * ComputeBytes(); }
 };
@@ -198,14 +202,26 @@ void RunTyped(const ConvPlan &plan, T *y, const T *x, const T *w, const T *bias,
   }
 }
 
+#ifdef INFINIOP_WITH_CUDA
+cuda::ConvProblem CudaProblem(const ConvPlan &p) {
+  return {p.dtype,     p.batch, p.in_channels, p.out_channels, p.in_size,   p.kernel,   p.out_size, p.pads,
+          p.dilations, p.steps, p.x.strides,   p.w.strides,    p.y.strides, p.has_bias, p.bias_step};
+}
+#endif
+
 class ConvDescriptor final : public InfiniopDescriptor {
  public:
   static constexpr OpKind kKind = OpKind::kConv;
 
   ConvDescriptor(const InfiniopHandle &handle, std::shared_ptr<const ConvPlan> plan)
       : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
-    // The CUDA path (a direct kernel) needs no workspace.
-    workspace_size = device_type == INFINI_DEVICE_NVIDIA ? 0 : WorkspaceWithSlack(plan_->WorkspaceBytes());
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      workspace_size = cuda::ConvWorkspaceBytes(plan_->cudnn.get());
+      return;
+    }
+#endif
+    workspace_size = WorkspaceWithSlack(plan_->WorkspaceBytes());
   }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *y, const void *x, const void *w,
@@ -218,11 +234,8 @@ class ConvDescriptor final : public InfiniopDescriptor {
     if (p.has_bias) INFINIOP_RETURN_IF_ERROR(CheckData({{bias, p.out_channels}}));
 #ifdef INFINIOP_WITH_CUDA
     if (device_type == INFINI_DEVICE_NVIDIA) {
-      const cuda::ConvProblem problem{p.dtype,     p.batch,     p.in_channels, p.out_channels,
-                                      p.in_size,   p.kernel,    p.out_size,    p.pads,
-                                      p.dilations, p.steps,     p.x.strides,   p.w.strides,
-                                      p.y.strides, p.has_bias,  p.bias_step};
-      return cuda::Conv(*this, problem, y, x, w, p.has_bias ? bias : nullptr, stream);
+      return cuda::Conv(*this, CudaProblem(p), p.cudnn.get(), y, x, w, p.has_bias ? bias : nullptr, workspace,
+                        stream);
     }
 #endif
     std::shared_ptr<const ConvPlan> plan = plan_;
@@ -255,6 +268,11 @@ __INFINI_C infiniStatus_t infiniopCreateConvDescriptor(infiniopHandle_t handle, 
                             auto plan = std::make_shared<ConvPlan>();
                             INFINIOP_RETURN_IF_ERROR(ReadAttributes(n, pads, strides, dilations, plan.get()));
                             INFINIOP_RETURN_IF_ERROR(ReadTensors(*y_desc, *x_desc, *w_desc, b_desc, plan.get()));
+#ifdef INFINIOP_WITH_CUDA
+                            if (h.device_type == INFINI_DEVICE_NVIDIA) {
+                              plan->cudnn = cuda::PlanConv(h.device_id, CudaProblem(*plan));
+                            }
+#endif
                             made->reset(new ConvDescriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });
