@@ -158,12 +158,12 @@ constexpr float kNormalTailPiecesF32[7][32] = {
      3.367722709e-08f, 1.216321375e-08f},
 };
 
-// gelu(x) = x Phi(x) where |x| <= 5.65 from a table of 32 tail pieces (kNormalTailPiecesF32 or the F16
-// one): Q = Phi(-|x|) from its piece's polynomial (one two-table permute per coefficient),
-// x Q for x < 0 (no cancellation where the result is small), x - x Q otherwise. v comes
-// from one FMA of |x| itself (exact but for one rounding), so no hi/lo split of
-// x / sqrt(2) is needed, and the piece index from the bits of |x| c + 1.5 * 2^23 (the
-// addition rounds to the nearest integer; permutes read the low 5 bits).
+// gelu(x) = x Phi(x) where |x| <= 5.65 from a table of 32 tail pieces (kNormalTailPiecesF32
+// or the F16 one): Q = Phi(-|x|) from its piece's polynomial (one two-table permute per
+// coefficient), x Q for x < 0 (no cancellation where the result is small), x - x Q
+// otherwise. v comes from one FMA of |x| itself (exact but for one rounding), so no hi/lo
+// split of x / sqrt(2) is needed, and the piece index from the bits of |x| c + 1.5 * 2^23
+// (the addition rounds to the nearest integer; permutes read the low 5 bits).
 template <size_t Coefficients>
 inline __m512 GeluFromTailPieces(__m512 x, const float (&pieces)[Coefficients][32], float scale) {
   const __m512 magnitude = _mm512_abs_ps(x);
@@ -176,9 +176,8 @@ inline __m512 GeluFromTailPieces(__m512 x, const float (&pieces)[Coefficients][3
   };
   __m512 tail = coefficient(0);
   for (size_t d = 1; d < Coefficients; ++d) tail = _mm512_fmadd_ps(tail, v, coefficient(d));
-  const __m512 x_tail = _mm512_mul_ps(x, tail);
-  const __mmask16 negative = _mm512_movepi32_mask(_mm512_castps_si512(x));
-  return _mm512_mask_sub_ps(x_tail, _knot_mask16(negative), x, x_tail);
+  // max(x, 0) - |x| Q: x Q for x < 0, x - x Q otherwise, rounded once (no mask operations).
+  return _mm512_fnmadd_ps(magnitude, tail, _mm512_max_ps(x, _mm512_setzero_ps()));
 }
 
 // At most 2.6 ulps from the double formula (every 5th float of [1e-30, 5.7] and its
