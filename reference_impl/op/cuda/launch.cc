@@ -34,15 +34,20 @@ LaunchScope::LaunchScope(const InfiniopDescriptor &desc, void *stream) : device_
   status_ = infinictsRefCudaStream(stream, &raw);
   if (status_ != INFINI_STATUS_SUCCESS) return;
   stream_ = static_cast<cudaStream_t>(raw);
+  current_.emplace(device_);
+  status_ = current_->status();
+}
+
+CurrentDeviceScope::CurrentDeviceScope(int device) {
   status_ = ToStatus(cudaGetDevice(&previous_));
   if (status_ != INFINI_STATUS_SUCCESS) return;
-  if (previous_ != device_) {
-    status_ = ToStatus(cudaSetDevice(device_));
+  if (previous_ != device) {
+    status_ = ToStatus(cudaSetDevice(device));
     switched_ = status_ == INFINI_STATUS_SUCCESS;
   }
 }
 
-LaunchScope::~LaunchScope() {
+CurrentDeviceScope::~CurrentDeviceScope() {
   if (switched_) cudaSetDevice(previous_);
 }
 

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "core/descriptor.h"
 #include "core/status.h"
@@ -17,6 +18,24 @@ namespace infinicts::ref::op::cuda {
 // errors stay) so that the next check sees only its own.
 infiniStatus_t ToStatus(cudaError_t error);
 
+// CUDA device `device` made current for the scope's lifetime, the caller's device
+// restored afterwards.
+class CurrentDeviceScope {
+ public:
+  explicit CurrentDeviceScope(int device);
+  ~CurrentDeviceScope();
+  CurrentDeviceScope(const CurrentDeviceScope &) = delete;
+  CurrentDeviceScope &operator=(const CurrentDeviceScope &) = delete;
+
+  // SUCCESS when the device is current.
+  infiniStatus_t status() const { return status_; }
+
+ private:
+  int previous_ = -1;
+  bool switched_ = false;
+  infiniStatus_t status_ = INFINI_STATUS_SUCCESS;
+};
+
 // The scope of one compute call on NVIDIA: checks that `stream` (NULL: the calling
 // thread's current device's default stream) belongs to the descriptor's device
 // (BAD_PARAM otherwise, the runtime's answer for an unknown stream), makes that device
@@ -25,7 +44,6 @@ infiniStatus_t ToStatus(cudaError_t error);
 class LaunchScope {
  public:
   LaunchScope(const InfiniopDescriptor &desc, void *stream);
-  ~LaunchScope();
   LaunchScope(const LaunchScope &) = delete;
   LaunchScope &operator=(const LaunchScope &) = delete;
 
@@ -39,8 +57,7 @@ class LaunchScope {
  private:
   cudaStream_t stream_ = nullptr;
   int device_ = 0;
-  int previous_ = -1;
-  bool switched_ = false;
+  std::optional<CurrentDeviceScope> current_;  // made once the stream is known to be the device's
   infiniStatus_t status_ = INFINI_STATUS_SUCCESS;
 };
 

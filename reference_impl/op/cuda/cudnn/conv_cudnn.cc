@@ -1,13 +1,12 @@
 #include "cuda/cudnn/conv_cudnn.h"
 
-#include <cuda_runtime_api.h>
-
 #include <climits>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "cuda/cudnn/cudnn_handles.h"
+#include "cuda/launch.h"
 
 namespace infinicts::ref::op::cuda {
 namespace {
@@ -26,6 +25,14 @@ struct CudnnShapes {
 bool ToInt(int64_t value, int *out) {
   if (value < INT_MIN || value > INT_MAX) return false;
   *out = static_cast<int>(value);
+  return true;
+}
+
+bool ToInts(const std::vector<int64_t> &values, std::vector<int> *out) {
+  out->resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!ToInt(values[i], &(*out)[i])) return false;
+  }
   return true;
 }
 
@@ -92,17 +99,10 @@ std::optional<CudnnShapes> Describe(const ConvProblem &p) {
     x_strides.push_back(1), y_strides.push_back(1);
     pads.push_back(0), steps.push_back(1), dilations.push_back(1);
   }
-  std::vector<int> ignored_strides;
   if (!DescribeTensor(x_dims, x_strides, &s.x_dims, &s.x_strides) ||
-      !DescribeTensor(y_dims, y_strides, &s.y_dims, &s.y_strides) ||
-      !DescribeTensor(w_dims, std::vector<ptrdiff_t>(w_dims.size(), 1), &s.w_dims, &ignored_strides)) {
+      !DescribeTensor(y_dims, y_strides, &s.y_dims, &s.y_strides) || !ToInts(w_dims, &s.w_dims) ||
+      !ToInts(pads, &s.pads) || !ToInts(steps, &s.steps) || !ToInts(dilations, &s.dilations)) {
     return std::nullopt;
-  }
-  s.pads.resize(pads.size()), s.steps.resize(pads.size()), s.dilations.resize(pads.size());
-  for (size_t d = 0; d < pads.size(); ++d) {
-    if (!ToInt(pads[d], &s.pads[d]) || !ToInt(steps[d], &s.steps[d]) || !ToInt(dilations[d], &s.dilations[d])) {
-      return std::nullopt;
-    }
   }
   return s;
 }
@@ -129,26 +129,6 @@ bool SumsProducts(cudnnConvolutionFwdAlgo_t algorithm) {
   }
 }
 
-// The device made current for a scope, the caller's restored after it.
-class CurrentDevice {
- public:
-  explicit CurrentDevice(int device) {
-    ok_ = cudaGetDevice(&previous_) == cudaSuccess;
-    if (ok_ && previous_ != device) {
-      ok_ = cudaSetDevice(device) == cudaSuccess;
-      switched_ = ok_;
-    }
-  }
-  ~CurrentDevice() {
-    if (switched_) cudaSetDevice(previous_);
-  }
-  bool ok() const { return ok_; }
-
- private:
-  int previous_ = 0;
-  bool ok_ = false, switched_ = false;
-};
-
 }  // namespace
 
 std::shared_ptr<const CudnnConv> CudnnConv::Plan(int device, const ConvProblem &problem) {
@@ -156,8 +136,8 @@ std::shared_ptr<const CudnnConv> CudnnConv::Plan(int device, const ConvProblem &
   if (!StorageType(problem.dtype, &storage)) return nullptr;
   const std::optional<CudnnShapes> shapes = Describe(problem);
   if (!shapes) return nullptr;
-  CurrentDevice current(device);
-  if (!current.ok()) return nullptr;
+  const CurrentDeviceScope current(device);
+  if (current.status() != INFINI_STATUS_SUCCESS) return nullptr;
   CudnnLease lease(device, nullptr);
   if (lease.status() != INFINI_STATUS_SUCCESS) return nullptr;
 
