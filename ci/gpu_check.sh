@@ -7,12 +7,14 @@
 #                                   build paths, plus the host libraries the GPU machine may lack
 #                                   (OpenBLAS and its Fortran runtime). Carry gpu_bundle there.
 #   ci/gpu_check.sh run [STEP...]   there: unpack to the same absolute path, then the steps (all by
-#                                   default): tests (ctest's GPU tests), suites (every suite,
-#                                   conformance and accuracy, on nvidia:0), perf (the quick perf
-#                                   sweep on nvidia:0), speed (infinicts-cuda-speed). Reports and a
-#                                   log go to $OUT (else reports/out/gpu). Exit 1 if a step failed.
+#                                   default, in this order): tests (ctest's GPU tests), suites (every
+#                                   suite, conformance and accuracy, on nvidia:0), speed
+#                                   (infinicts-cuda-speed), perf (the quick perf sweep on nvidia:0).
+#                                   Reports and a log go to $OUT (else reports/out/gpu). Exit 1 if a
+#                                   step failed or ran out of time.
 #
-# Each step has its own time limit, so a hung step costs its limit, not the machine's lease.
+# Each step has its own time limit, and all of them together GPU_CHECK_BUDGET_S (default 540,
+# inside the device tool's 600 s per command): a hung step costs its limit, not the lease.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -54,8 +56,10 @@ cuda_library_path() {
 }
 
 step() {  # step NAME SECONDS COMMAND...: runs it under a time limit, records the outcome
-  local name=$1 seconds=$2 status=0
+  local name=$1 seconds=$2 status=0 left=$((deadline - SECONDS - 5))
   shift 2
+  [ "$left" -lt "$seconds" ] && seconds=$left
+  if [ "$seconds" -le 0 ]; then echo "== gpu_check: $name not run: the budget is spent"; failed+=("$name"); return; fi
   echo "== gpu_check: $name (limit ${seconds}s): $*"
   timeout --kill-after=10 "$seconds" "$@" || status=$?
   echo "== gpu_check: $name ended with exit status $status"
@@ -77,18 +81,19 @@ run() {
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr 'A-Z ' 'a-z-' | tr -cd 'a-z0-9-')
   date=$(date -u +%Y-%m-%d)
   name="${gpu:-no-gpu}-$date"
-  [ ${#steps[@]} -gt 0 ] || steps=(tests suites perf speed)
+  [ ${#steps[@]} -gt 0 ] || steps=(tests suites speed perf)
   failed=()
+  deadline=$((SECONDS + ${GPU_CHECK_BUDGET_S:-540}))
   for s in "${steps[@]}"; do
     case $s in
-      tests) step tests 240 ctest --test-dir "$build" --output-on-failure -j 4 -R 'reference_cuda|cuda_speed' ;;
-      suites) step suites 300 "$build/bin/infinicts" run --backend "$build/lib" --device nvidia --mode conformance,accuracy \
+      tests) step tests 120 ctest --test-dir "$build" --output-on-failure -j 4 -R 'reference_cuda|cuda_speed' ;;
+      suites) step suites 330 "$build/bin/infinicts" run --backend "$build/lib" --device nvidia --mode conformance,accuracy \
                 --timeout 60 --quiet --out "$out/$name.json"
               [ -f "$out/$name.json" ] && "$build/bin/infinicts" report "$out/$name.json" --html "$out/$name.html" ;;
-      perf) step perf 240 "$build/bin/infinicts" run --backend "$build/lib" --device nvidia --mode perf --timeout 60 \
+      perf) step perf 180 "$build/bin/infinicts" run --backend "$build/lib" --device nvidia --mode perf --timeout 60 \
               --quiet --out "$out/$name-perf.json"
             [ -f "$out/$name-perf.json" ] && "$build/bin/infinicts" report "$out/$name-perf.json" --html "$out/$name-perf.html" ;;
-      speed) step speed 240 bash -c "set -o pipefail; '$build/bin/infinicts-cuda-speed' --report-only | tee '$out/$name-cuda-speed.txt'" ;;
+      speed) step speed 150 bash -c "set -o pipefail; '$build/bin/infinicts-cuda-speed' --report-only | tee '$out/$name-cuda-speed.txt'" ;;
       *) echo "gpu_check: unknown step '$s' (tests, suites, perf, speed)"; exit 2 ;;
     esac
   done
