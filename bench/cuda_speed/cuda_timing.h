@@ -14,8 +14,9 @@ namespace infinicts::bench::cuda {
 void CheckRt(infiniStatus_t status, const char *what);
 void CheckCuda(int cuda_error, const char *what);
 
-// How long one call takes: a warm-up call, then batches of calls long enough to dwarf
-// the launch (at least min_batch_s each); the best batch's seconds per call.
+// How long one call takes: an untimed warm-up call, one timed call that sizes the
+// batches, then batches of calls long enough to dwarf the launch (at least min_batch_s
+// each); the best batch's seconds per call.
 struct TimingPlan {
   double min_batch_s = 0.05;
   int batches = 5;
