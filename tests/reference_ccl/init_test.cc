@@ -11,9 +11,17 @@
 namespace ccl_test {
 namespace {
 
-// The ranks meet under `id`, each on a thread whose current device is its rank.
+// The ranks meet under `id`, each on a thread whose current device is its rank. With
+// fewer devices, two ranks would share a device's default stream and their collectives
+// would wait for each other forever: no communicator then (the test fails, not hangs).
 std::vector<infinicclComm_t> InitRanksFromThreads(const infinicclUniqueId_t &id) {
   std::vector<infinicclComm_t> comms(kRanks, nullptr);
+  int devices = 0;
+  EXPECT_OK(infinirtGetDeviceCount(INFINI_DEVICE_CPU, &devices));
+  if (devices < kRanks) {
+    ADD_FAILURE() << "run with INFINICTS_CPU_DEVICES=" << kRanks << " (this process has " << devices << " CPU devices)";
+    return comms;
+  }
   ForEachRank(Driving::kThreadPerRank, {0, 1, 2, 3},
               [&](int rank) { EXPECT_OK(infinicclCommInitRank(&comms[static_cast<size_t>(rank)], kRanks, id, rank)); });
   return comms;
