@@ -393,6 +393,12 @@ void MapAny(MapOp op, const void *const *in, void *out, size_t n, bool streaming
 }
 
 // Sum of the 16 lanes' squares, widened to F64 before squaring.
+// Adds v's lanes, widened to F64, to the sums of its low and high halves.
+inline void AddWidened(__m512 v, __m512d *low, __m512d *high) {
+  *low = _mm512_add_pd(*low, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+  *high = _mm512_add_pd(*high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)));
+}
+
 inline void AddSquares(__m512 v, __m512d *low, __m512d *high) {
   const __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
   const __m512d b = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
@@ -516,14 +522,12 @@ double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const
     if constexpr (ForHalf) {
       pending = _mm512_add_ps(pending, group);
       if (++pending_steps == kStepsPerWidening) {
-        low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(pending)));
-        high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(pending, 1)));
+        AddWidened(pending, &low, &high);
         pending = _mm512_setzero_ps();
         pending_steps = 0;
       }
     } else {
-      low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(group)));
-      high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(group, 1)));
+      AddWidened(group, &low, &high);
     }
     if (y != nullptr) {
       _mm512_storeu_ps(y + i, e);
@@ -532,15 +536,11 @@ double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const
       _mm512_storeu_ps(y + i + 3 * kLanes, h);
     }
   }
-  if constexpr (ForHalf) {
-    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(pending)));
-    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(pending, 1)));
-  }
+  if constexpr (ForHalf) AddWidened(pending, &low, &high);
   for (; i < n; i += kLanes) {
     const __mmask16 m = FirstLanes(n - i);
     const __m512 e = _mm512_maskz_mov_ps(m, ExpFor<ForHalf>(_mm512_sub_ps(LoadF32(x, i, m), s)));
-    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(e)));
-    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(e, 1)));
+    AddWidened(e, &low, &high);
     if (y != nullptr) _mm512_mask_storeu_ps(y + i, m, e);
   }
   return SumOfLanes(_mm512_add_pd(low, high));
@@ -610,8 +610,7 @@ double F16ToF32SumSquares(const uint16_t *in, float *out, size_t n) {
       a_sum = _mm512_fmadd_ps(a, a, a_sum);
     }
     const __m512 block = _mm512_add_ps(a_sum, b_sum);
-    low = _mm512_add_pd(low, _mm512_cvtps_pd(_mm512_castps512_ps256(block)));
-    high = _mm512_add_pd(high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(block, 1)));
+    AddWidened(block, &low, &high);
   }
   return SumOfLanes(_mm512_add_pd(low, high));
 }
