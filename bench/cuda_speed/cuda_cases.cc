@@ -111,8 +111,22 @@ void Require(bool holds, const std::string &what) {
   if (!holds) throw std::runtime_error("wrong output: " + what);
 }
 
-double Synchronized(const BenchContext &context, double seconds) {
-  CheckRt(infinirtStreamSynchronize(context.stream), "infinirtStreamSynchronize");
+// Seconds per call of operator `name`: its descriptor made by `create`, its workspace
+// allocated, `run` (desc, workspace, workspace bytes) timed on the reference stream, the
+// descriptor destroyed. The timing waits for its end mark, so every call is done after.
+template <class Descriptor, class Create, class Run>
+double TimeOperator(const BenchContext &context, const std::string &name, Create create,
+                    infiniStatus_t (*workspace_size)(Descriptor, size_t *), Run run,
+                    infiniStatus_t (*destroy)(Descriptor)) {
+  Descriptor desc = nullptr;
+  CheckRt(create(&desc), ("infiniopCreate" + name + "Descriptor").c_str());
+  size_t bytes = 0;
+  CheckRt(workspace_size(desc, &bytes), ("infiniopGet" + name + "WorkspaceSize").c_str());
+  const Workspace workspace(bytes);
+  const std::string call = "infiniop" + name;
+  const double seconds = TimeOnReferenceStream(
+      context.stream, [&] { CheckRt(run(desc, workspace.data, workspace.bytes), call.c_str()); }, context.timing);
+  destroy(desc);
   return seconds;
 }
 
@@ -133,16 +147,14 @@ void AddGemmRow(const BenchContext &context, infiniDtype_t dtype, size_t size, s
   a.FillUniform(-1, 1, 1);
   b.FillUniform(-1, 1, 2);
   const Desc a_desc({m, k}, dtype), b_desc({k, n}, dtype), c_desc({m, n}, dtype);
-  infiniopGemmDescriptor_t desc = nullptr;
-  CheckRt(infiniopCreateGemmDescriptor(context.handle, &desc, c_desc, a_desc, b_desc), "infiniopCreateGemmDescriptor");
-  size_t workspace_size = 0;
-  CheckRt(infiniopGetGemmWorkspaceSize(desc, &workspace_size), "infiniopGetGemmWorkspaceSize");
-  const Workspace workspace(workspace_size);
-  const double reference_s = Synchronized(context, TimeOnReferenceStream(context.stream, [&] {
-    CheckRt(infiniopGemm(desc, workspace.data, workspace.bytes, c.data(), a.data(), b.data(), 1.0f, 0.0f, context.stream),
-            "infiniopGemm");
-  }, context.timing));
-  infiniopDestroyGemmDescriptor(desc);
+  const double reference_s = TimeOperator(
+      context, "Gemm",
+      [&](infiniopGemmDescriptor_t *desc) { return infiniopCreateGemmDescriptor(context.handle, desc, c_desc, a_desc, b_desc); },
+      infiniopGetGemmWorkspaceSize,
+      [&](infiniopGemmDescriptor_t desc, void *workspace, size_t bytes) {
+        return infiniopGemm(desc, workspace, bytes, c.data(), a.data(), b.data(), 1.0f, 0.0f, context.stream);
+      },
+      infiniopDestroyGemmDescriptor);
 
   // Row-major C = A B is column-major C^T = B^T A^T: B first, leading dimensions n, k, n.
   const cudaDataType type = dtype == INFINI_DTYPE_F32 ? CUDA_R_32F : dtype == INFINI_DTYPE_F16 ? CUDA_R_16F : CUDA_R_16BF;
@@ -155,7 +167,6 @@ void AddGemmRow(const BenchContext &context, infiniDtype_t dtype, size_t size, s
                      static_cast<int>(n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasGemmEx failed with status " + std::to_string(status));
   }, context.timing);
-  CheckCuda(cudaStreamSynchronize(static_cast<cudaStream_t>(context.cuda_stream)), "cudaStreamSynchronize");
 
   // Both sides compute the same sums: they agree to the output's rounding.
   const std::vector<float> ours = c.Head(1 << 20), theirs = direct_c.Head(1 << 20);
@@ -177,15 +188,14 @@ double AddRate(const BenchContext &context, infiniDtype_t dtype, size_t count) {
   a.FillUniform(-4, 4, 3);
   b.FillUniform(-4, 4, 4);
   const Desc desc_of({count}, dtype);
-  infiniopAddDescriptor_t desc = nullptr;
-  CheckRt(infiniopCreateAddDescriptor(context.handle, &desc, desc_of, desc_of, desc_of), "infiniopCreateAddDescriptor");
-  size_t workspace_size = 0;
-  CheckRt(infiniopGetAddWorkspaceSize(desc, &workspace_size), "infiniopGetAddWorkspaceSize");
-  const Workspace workspace(workspace_size);
-  const double seconds = Synchronized(context, TimeOnReferenceStream(context.stream, [&] {
-    CheckRt(infiniopAdd(desc, workspace.data, workspace.bytes, c.data(), a.data(), b.data(), context.stream), "infiniopAdd");
-  }, context.timing));
-  infiniopDestroyAddDescriptor(desc);
+  const double seconds = TimeOperator(
+      context, "Add",
+      [&](infiniopAddDescriptor_t *desc) { return infiniopCreateAddDescriptor(context.handle, desc, desc_of, desc_of, desc_of); },
+      infiniopGetAddWorkspaceSize,
+      [&](infiniopAddDescriptor_t desc, void *workspace, size_t bytes) {
+        return infiniopAdd(desc, workspace, bytes, c.data(), a.data(), b.data(), context.stream);
+      },
+      infiniopDestroyAddDescriptor);
   const std::vector<float> x = a.Head(1 << 16), y = b.Head(1 << 16), sum = c.Head(1 << 16);
   for (size_t i = 0; i < sum.size(); ++i) {
     const float expected = x[i] + y[i];
@@ -200,16 +210,17 @@ double RmsNormRate(const BenchContext &context, infiniDtype_t dtype, size_t rows
   x.FillUniform(-2, 2, 5);
   w.FillUniform(0.5, 1.5, 6);
   const Desc x_desc({rows, columns}, dtype), w_desc({columns}, dtype);
-  infiniopRMSNormDescriptor_t desc = nullptr;
   const float epsilon = 1e-6f;
-  CheckRt(infiniopCreateRMSNormDescriptor(context.handle, &desc, x_desc, x_desc, w_desc, epsilon), "infiniopCreateRMSNormDescriptor");
-  size_t workspace_size = 0;
-  CheckRt(infiniopGetRMSNormWorkspaceSize(desc, &workspace_size), "infiniopGetRMSNormWorkspaceSize");
-  const Workspace workspace(workspace_size);
-  const double seconds = Synchronized(context, TimeOnReferenceStream(context.stream, [&] {
-    CheckRt(infiniopRMSNorm(desc, workspace.data, workspace.bytes, y.data(), x.data(), w.data(), context.stream), "infiniopRMSNorm");
-  }, context.timing));
-  infiniopDestroyRMSNormDescriptor(desc);
+  const double seconds = TimeOperator(
+      context, "RMSNorm",
+      [&](infiniopRMSNormDescriptor_t *desc) {
+        return infiniopCreateRMSNormDescriptor(context.handle, desc, x_desc, x_desc, w_desc, epsilon);
+      },
+      infiniopGetRMSNormWorkspaceSize,
+      [&](infiniopRMSNormDescriptor_t desc, void *workspace, size_t bytes) {
+        return infiniopRMSNorm(desc, workspace, bytes, y.data(), x.data(), w.data(), context.stream);
+      },
+      infiniopDestroyRMSNormDescriptor);
   const std::vector<float> row = x.Head(columns), weight = w.Head(columns), out = y.Head(columns);
   double squares = 0;
   for (float v : row) squares += static_cast<double>(v) * v;
@@ -226,15 +237,14 @@ double SoftmaxRate(const BenchContext &context, infiniDtype_t dtype, size_t rows
   Buffer x(rows * columns, dtype), y(rows * columns, dtype);
   x.FillUniform(-6, 6, 7);
   const Desc desc_of({rows, columns}, dtype);
-  infiniopSoftmaxDescriptor_t desc = nullptr;
-  CheckRt(infiniopCreateSoftmaxDescriptor(context.handle, &desc, desc_of, desc_of, 1), "infiniopCreateSoftmaxDescriptor");
-  size_t workspace_size = 0;
-  CheckRt(infiniopGetSoftmaxWorkspaceSize(desc, &workspace_size), "infiniopGetSoftmaxWorkspaceSize");
-  const Workspace workspace(workspace_size);
-  const double seconds = Synchronized(context, TimeOnReferenceStream(context.stream, [&] {
-    CheckRt(infiniopSoftmax(desc, workspace.data, workspace.bytes, y.data(), x.data(), context.stream), "infiniopSoftmax");
-  }, context.timing));
-  infiniopDestroySoftmaxDescriptor(desc);
+  const double seconds = TimeOperator(
+      context, "Softmax",
+      [&](infiniopSoftmaxDescriptor_t *desc) { return infiniopCreateSoftmaxDescriptor(context.handle, desc, desc_of, desc_of, 1); },
+      infiniopGetSoftmaxWorkspaceSize,
+      [&](infiniopSoftmaxDescriptor_t desc, void *workspace, size_t bytes) {
+        return infiniopSoftmax(desc, workspace, bytes, y.data(), x.data(), context.stream);
+      },
+      infiniopDestroySoftmaxDescriptor);
   const std::vector<float> row = x.Head(columns), out = y.Head(columns);
   const float max = *std::max_element(row.begin(), row.end());
   double total = 0;
