@@ -449,12 +449,13 @@ TEST_F(VectorPathTest, LargeTransposeStreamsExactly) {
 
 // A large transpose whose dst rows start on 64-byte lines (padded row strides) takes the
 // AVX-512 line transposes straight from src; ragged rows and columns (not multiples of
-// the 16 x 16 or 16 x 32 blocks, nor of the tiles) and an outer dim test the edges.
+// the 16 x 16 or 16 x 32 blocks, nor of the tiles) and an outer dim test the edges; the
+// last F16 tile's 100 columns fill one of its two skewed stripes and part of the other.
 TEST_F(VectorPathTest, LargeLineAlignedTransposesExactly) {
   for (const infiniDtype_t dtype : kDtypes) {
     const bool half = dtype == INFINI_DTYPE_F16;
-    const size_t columns = half ? 4100 : 2100;
-    const ptrdiff_t padded = half ? 4128 : 2112;  // x 2 or x 4 bytes: a multiple of 64
+    const size_t columns = half ? 4196 : 2100;
+    const ptrdiff_t padded = half ? 4224 : 2112;  // x 2 or x 4 bytes: a multiple of 64
     for (const size_t outer : {size_t{1}, size_t{3}}) {
       const size_t rows = outer == 1 ? 1100 : 700;
       const ptrdiff_t r = static_cast<ptrdiff_t>(rows), c = static_cast<ptrdiff_t>(columns);

@@ -204,31 +204,53 @@ bool TakesLineTransposes(const TransposePlan &plan, size_t element_size, const v
 // one 64-byte line leaves through one AVX-512 line transpose with streaming stores, so no
 // staging buffer is written and read again. Long tiles along the source rows keep their
 // runs long for the prefetchers. The ragged edges go element by element.
+//
+// A tile's columns are walked as stripes, each stripe starting its row blocks at a
+// different place: with power-of-two row pitches (a 4096-wide F16 matrix's rows are 8 KiB
+// apart) the blocks in flight at one time would otherwise all share their low address bits
+// and crowd the same cache sets and memory channels: the old 1024 x 64 tiles' stores alone
+// ran at 0.40 of memcpy's write side with an 8 KiB pitch and at 1.22 with an 8256-byte one.
+// The 4096 x 4096 F16 transpose in infinicts-reference-speed (six alternating runs each):
+// 0.55-0.62 of memcpy unskewed, 0.65-0.71 in two skewed stripes, 0.69-0.81 with the
+// threads' shares below as well.
 template <size_t Bytes>
 void CopyTransposedByLines(const TransposePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
   constexpr size_t kBlockRows = 16, kBlockColumns = 64 / Bytes;
   // Measured on the 2-core AVX-512 machine (4096 x 4096): 512 x 128 F32 tiles moved 38-48
-  // GB/s against 22-27 for 128 x 128 through the staging buffers; F16 best at 1024 x 64.
-  constexpr size_t kTileRows = Bytes == 4 ? 512 : 1024, kTileColumns = Bytes == 4 ? 128 : 64;
+  // GB/s against 22-27 for 128 x 128 through the staging buffers; F16 in two skewed stripes.
+  constexpr size_t kTileRows = Bytes == 4 ? 512 : 1024, kTileColumns = 128;
+  constexpr size_t kStripeColumns = Bytes == 4 ? kTileColumns : 64;
   const auto transpose = Bytes == 4 ? simd::TransposeLinesOf32 : simd::TransposeLinesOf16;
   const TransposeTiling tiling(plan, kTileRows, kTileColumns);
   const ptrdiff_t src_column_stride = plan.src_strides[plan.dst_unit];
   const ptrdiff_t dst_row_stride = plan.dst_strides[plan.src_unit];
-  ParallelFor(tiling.count(), 1, [&](size_t begin, size_t end) {
-    for (size_t unit = begin; unit < end; ++unit) {
+  // Each thread takes one contiguous share of the tiles rather than chunks handed out in
+  // turn: the threads then work in different row bands, so their reads differ in source
+  // column as well (chunks in turn kept both threads in one band).
+  const size_t tiles = tiling.count();
+  const size_t shares = std::max<size_t>(1, std::min(tiles, ParallelThreadCount()));
+  ParallelFor(shares, 1, [&](size_t first_share, size_t end_share) {
+    for (size_t unit = first_share * tiles / shares; unit < end_share * tiles / shares; ++unit) {
       const TransposeTile tile = tiling.At(unit);
       const size_t row_count = tile.row_count, column_count = tile.column_count;
       const E *in = static_cast<const E *>(src) + tile.src_offset;
       E *out = static_cast<E *>(dst) + tile.dst_offset;
       const size_t block_rows = row_count / kBlockRows * kBlockRows;
       const size_t block_columns = column_count / kBlockColumns * kBlockColumns;
-      // Across the tile's source rows first: each source row is then read as a stream that
-      // advances a line per step (column-first walks measured 20-23 GB/s).
-      for (size_t r = 0; r < block_rows; r += kBlockRows) {
-        for (size_t c = 0; c < block_columns; c += kBlockColumns) {
-          transpose(in + static_cast<ptrdiff_t>(c) * src_column_stride + static_cast<ptrdiff_t>(r), src_column_stride,
-                    out + static_cast<ptrdiff_t>(r) * dst_row_stride + static_cast<ptrdiff_t>(c), dst_row_stride);
+      // Across each stripe's source rows first: each source row is then read as a stream
+      // that advances a line per step (column-first walks measured 20-23 GB/s). Stripe k
+      // starts k / stripes of the way down the tile's row blocks.
+      const size_t row_steps = block_rows / kBlockRows;
+      const size_t stripes = (block_columns + kStripeColumns - 1) / kStripeColumns;
+      for (size_t step = 0; step < row_steps; ++step) {
+        for (size_t stripe = 0; stripe < stripes; ++stripe) {
+          const size_t r = (step + stripe * row_steps / stripes) % row_steps * kBlockRows;
+          const size_t stripe_end = std::min(block_columns, (stripe + 1) * kStripeColumns);
+          for (size_t c = stripe * kStripeColumns; c < stripe_end; c += kBlockColumns) {
+            transpose(in + static_cast<ptrdiff_t>(c) * src_column_stride + static_cast<ptrdiff_t>(r), src_column_stride,
+                      out + static_cast<ptrdiff_t>(r) * dst_row_stride + static_cast<ptrdiff_t>(c), dst_row_stride);
+          }
         }
       }
       for (size_t r = 0; r < row_count; ++r) {
