@@ -392,13 +392,13 @@ void MapAny(MapOp op, const void *const *in, void *out, size_t n, bool streaming
   }
 }
 
-// Sum of the 16 lanes' squares, widened to F64 before squaring.
 // Adds v's lanes, widened to F64, to the sums of its low and high halves.
 inline void AddWidened(__m512 v, __m512d *low, __m512d *high) {
   *low = _mm512_add_pd(*low, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
   *high = _mm512_add_pd(*high, _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1)));
 }
 
+// Sum of the 16 lanes' squares, widened to F64 before squaring.
 inline void AddSquares(__m512 v, __m512d *low, __m512d *high) {
   const __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
   const __m512d b = _mm512_cvtps_pd(_mm512_extractf32x8_ps(v, 1));
