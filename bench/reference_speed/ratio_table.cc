@@ -13,7 +13,7 @@ std::string Rate(double value, const std::string &counter) {
   return text;
 }
 
-// A row short of its target is BOUND when it reaches this share of its physical ceiling.
+// A row short of its target is BOUND when it reaches this share of its ceiling.
 constexpr double kBoundShare = 0.5;
 
 }  // namespace
@@ -65,12 +65,12 @@ TableOutcome PrintRatioTable(const std::vector<RatioRow> &rows, const RecordingR
       ++(bound ? outcome.bound_rows : outcome.short_rows);
     }
     char ceiling[48] = "";
-    if (row.ceiling > 0) std::snprintf(ceiling, sizeof ceiling, " (physical ceiling %.2f)", row.ceiling);
+    if (row.ceiling > 0) std::snprintf(ceiling, sizeof ceiling, " (ceiling at memcpy's rate %.2f)", row.ceiling);
     std::fprintf(out, "%-*s  %18s  %18s  %6.2f  %6.2f  %s%s\n", width, row.label.c_str(),
                  Rate(reference, row.reference_counter).c_str(), Rate(baseline, row.baseline_counter).c_str(), ratio,
                  row.target, verdict, ceiling);
   }
-  std::fprintf(out, "ratios measured: %zu of %zu; short of target: %zu; bound by a physical ceiling: %zu\n",
+  std::fprintf(out, "ratios measured: %zu of %zu; short of target: %zu; bound by a ceiling: %zu\n",
                outcome.measured, outcome.rows, outcome.short_rows, outcome.bound_rows);
   return outcome;
 }

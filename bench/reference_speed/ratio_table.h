@@ -1,6 +1,6 @@
 // The pairs the benchmark compares, the reporter that keeps every measured figure, and
 // the final table: reference figure / baseline figure against a target, PASS or SHORT (or
-// BOUND: short of a target its physical ceiling puts out of reach, but near that ceiling).
+// BOUND: short of a target that its ceiling puts out of reach, but near that ceiling).
 #ifndef INFINICTS_BENCH_REFERENCE_SPEED_RATIO_TABLE_H
 #define INFINICTS_BENCH_REFERENCE_SPEED_RATIO_TABLE_H
 
@@ -20,8 +20,9 @@ struct RatioRow {
   std::string reference_counter;  // the figure taken from each side, e.g. bytes_per_second
   std::string baseline_counter;
   double target;          // the least acceptable reference / baseline
-  // The highest ratio physics allows, when that is below the target (0: none). A row short
-  // of its target but at least half of its ceiling is BOUND, not SHORT.
+  // The ratio the least work the operation must do reaches when it runs at the baseline's
+  // own rate, where that is far below the target (0: none): the AllReduce busbw row's
+  // (n-1)/n^2. A row short of its target but at least half of its ceiling is BOUND, not SHORT.
   double ceiling = 0;
 };
 

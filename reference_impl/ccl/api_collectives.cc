@@ -17,6 +17,7 @@
 #include "ccl/group.h"
 #include "ccl/rank_stream.h"
 #include "ccl/reduce.h"
+#include "ccl/reduce_to_all.h"
 #include "infiniccl.h"
 
 namespace {
@@ -92,8 +93,9 @@ __INFINI_C infiniStatus_t infinicclAllReduce(void *sendbuf, void *recvbuf, size_
     const RankBuffers mine{sendbuf, recvbuf};
     const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
     const int rank = comm->rank;
+    const auto reduce_to_all = infinicts::ref::ccl::FindReduceToAllFunction(datatype, op);
     return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunAllReduce(meeting, rank, mine, count, element_size, reduce);
+      infinicts::ref::ccl::RunAllReduce(meeting, rank, mine, count, element_size, reduce, reduce_to_all);
     });
   });
 }

@@ -70,21 +70,46 @@ std::vector<const void *> SendsAt(const Meeting &meeting, size_t byte_offset) {
   return sources;
 }
 
+// Whether every receive buffer either is a send buffer (the same address) or overlaps
+// none: then reading an element of every source before storing it anywhere is safe.
+bool ReceivesAliasOnlyExactly(const Meeting &meeting, size_t bytes) {
+  for (int q = 0; q < meeting.nranks(); ++q) {
+    const char *recv = Bytes(meeting.buffers(q).recv);
+    for (int p = 0; p < meeting.nranks(); ++p) {
+      const char *send = Bytes(meeting.buffers(p).send);
+      const bool overlaps = recv < send + bytes && send < recv + bytes;
+      if (overlaps && recv != send) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size,
-                  ReduceFunction reduce) {
+                  ReduceFunction reduce, ReduceToAllFunction reduce_to_all) {
   const int nranks = meeting.nranks();
   meeting.Arrive(rank, mine);
 
   // One pass: each element is reduced once, by the rank owning its chunk, and written
   // straight into every rank's receive buffer. Only this rank touches its chunk of any
-  // buffer, and a block's inputs are all read into `block` before any receive buffer gets
+  // buffer, and an element's (a block's) inputs are all read before any receive buffer gets
   // the result, so a receive buffer may alias its send buffer.
   const ElementRange own = Chunk(count, nranks, rank);
-  const size_t block_elements = std::max<size_t>(1, kBlockBytes / element_size);
   // Results larger than the caches bypass them; smaller ones stay cached for their reader.
   const bool streaming = count * element_size >= kStreamingBytes;
+  if (reduce_to_all != nullptr && ReceivesAliasOnlyExactly(meeting, count * element_size)) {
+    // Reads and writes stream together, nothing is stored twice (figures in reduce_to_all.cc).
+    const size_t offset = own.begin * element_size;
+    std::vector<const void *> sources = SendsAt(meeting, offset);
+    std::vector<void *> receives(static_cast<size_t>(nranks));
+    for (int q = 0; q < nranks; ++q) receives[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).recv) + offset;
+    reduce_to_all(sources.data(), nranks, receives.data(), nranks, own.end - own.begin, streaming);
+    if (streaming) _mm_sfence();
+    meeting.Synchronize();
+    return;
+  }
+  const size_t block_elements = std::max<size_t>(1, kBlockBytes / element_size);
   // On the heap: a library loaded with dlopen has little static TLS room.
   static thread_local std::vector<uint64_t> block_storage(kBlockBytes / sizeof(uint64_t));
   unsigned char *block = reinterpret_cast<unsigned char *>(block_storage.data());
