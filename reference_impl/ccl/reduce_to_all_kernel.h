@@ -1,5 +1,6 @@
-// The one-pass F32 kernel of reduce_to_all.h, written once over an instruction set `Isa`
-// (a struct of F32 vector operations) and compiled in one file per instruction set.
+// The one-pass kernel of reduce_to_all.h, written once over an instruction set `Isa` (a
+// struct of F32 vector operations) and a `Format` (how a vector of F32 lanes is loaded
+// from and stored to one dtype), and compiled in one file per instruction set.
 // Everything here has internal linkage: each file keeps its own copies, so the linker can
 // never hand the SSE path a function compiled for AVX-512.
 #ifndef INFINICTS_REF_CCL_REDUCE_TO_ALL_KERNEL_H
@@ -7,91 +8,98 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "ccl/reduce_to_all.h"
 
 namespace infinicts::ref::ccl {
 
-// The AVX-512 kernels (reduce_to_all_avx512.cc) for SUM, PROD, MAX, MIN; NULL otherwise.
-// Only to be called on a CPU with AVX-512F.
-ReduceToAllFunction FindReduceToAllAvx512(int op);
+// The AVX-512 kernels (reduce_to_all_avx512.cc) for F32, F16 and BF16 with SUM, PROD, MAX
+// or MIN (infiniDtype_t and infinicclReduceOp_t values); NULL otherwise. Only to be called
+// on a CPU with AVX-512F.
+ReduceToAllFunction FindReduceToAllAvx512(int dtype, int op);
 
 namespace {  // NOLINT(build/namespaces): per-file copies on purpose (above)
 
-// F32 SUM, PROD, MAX and MIN, lane by lane as reduce.cc's scalar Combine: MAX keeps the
-// accumulator unless it is less than the new value (so a NaN accumulator stays), MIN
-// unless the new value is less. The max/min instructions answer their second operand
+// SUM, PROD, MAX and MIN on F32 lanes, as reduce.cc's Combine(accumulator, value): MAX
+// keeps the accumulator unless it is less than the new value (so a NaN accumulator stays),
+// MIN unless the new value is less. The max/min instructions answer their second operand
 // when either is NaN or both are zeros, which is exactly that with the operands in this
 // order.
 struct Sum {
-  static float Scalar(float acc, float x) { return acc + x; }
   template <class Isa>
-  static typename Isa::Vector Vector(typename Isa::Vector acc, typename Isa::Vector x) {
+  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
     return Isa::Add(acc, x);
   }
 };
 struct Prod {
-  static float Scalar(float acc, float x) { return acc * x; }
   template <class Isa>
-  static typename Isa::Vector Vector(typename Isa::Vector acc, typename Isa::Vector x) {
+  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
     return Isa::Mul(acc, x);
   }
 };
 struct Max {
-  static float Scalar(float acc, float x) { return acc < x ? x : acc; }
   template <class Isa>
-  static typename Isa::Vector Vector(typename Isa::Vector acc, typename Isa::Vector x) {
+  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
     return Isa::Max(x, acc);
   }
 };
 struct Min {
-  static float Scalar(float acc, float x) { return x < acc ? x : acc; }
   template <class Isa>
-  static typename Isa::Vector Vector(typename Isa::Vector acc, typename Isa::Vector x) {
+  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
     return Isa::Min(x, acc);
   }
 };
 
-// A ReduceToAllFunction: each vector of lanes is combined across the sources in order,
-// then stored to every destination; the tail goes element by element.
-template <class Isa, class Op>
-void ReduceF32ToAll(const void *const *sources, int nsources, void *const *dsts, int ndsts, size_t count,
-                    bool streaming) {
-  const auto in = reinterpret_cast<const float *const *>(sources);
-  const auto out = reinterpret_cast<float *const *>(dsts);
+// A ReduceToAllFunction: each vector of lanes combined across the sources in order and
+// stored to every destination; the last partial vector goes through a lane buffer, so that
+// every element takes the same conversions and arithmetic.
+template <class Isa, class Format, class Op>
+void ReduceToAll(const void *const *sources, int nsources, void *const *dsts, int ndsts, size_t count,
+                 bool streaming) {
+  using Stored = typename Format::Stored;
+  constexpr size_t kLanes = Isa::kLanes;
+  const auto in = reinterpret_cast<const Stored *const *>(sources);
+  const auto out = reinterpret_cast<Stored *const *>(dsts);
   bool stream = streaming;
   for (int d = 0; d < ndsts; ++d) {
-    stream = stream && reinterpret_cast<uintptr_t>(out[d]) % (Isa::kLanes * sizeof(float)) == 0;
+    stream = stream && reinterpret_cast<uintptr_t>(out[d]) % (kLanes * sizeof(Stored)) == 0;
   }
-  size_t i = 0;
-  for (; i + Isa::kLanes <= count; i += Isa::kLanes) {
-    typename Isa::Vector acc = Isa::Load(in[0] + i);
-    for (int s = 1; s < nsources; ++s) acc = Op::template Vector<Isa>(acc, Isa::Load(in[s] + i));
+  const size_t whole = count / kLanes * kLanes;
+  for (size_t i = 0; i < whole; i += kLanes) {
+    typename Isa::Vector acc = Format::Load(in[0] + i);
+    for (int s = 1; s < nsources; ++s) acc = Op::template Combine<Isa>(acc, Format::Load(in[s] + i));
     if (stream) {
-      for (int d = 0; d < ndsts; ++d) Isa::Stream(out[d] + i, acc);
+      for (int d = 0; d < ndsts; ++d) Format::Stream(out[d] + i, acc);
     } else {
-      for (int d = 0; d < ndsts; ++d) Isa::Store(out[d] + i, acc);
+      for (int d = 0; d < ndsts; ++d) Format::Store(out[d] + i, acc);
     }
   }
-  for (; i < count; ++i) {
-    float acc = in[0][i];
-    for (int s = 1; s < nsources; ++s) acc = Op::Scalar(acc, in[s][i]);
-    for (int d = 0; d < ndsts; ++d) out[d][i] = acc;
+  const size_t rest = count - whole;
+  if (rest == 0) return;
+  Stored lanes[kLanes] = {};  // lanes past `rest` hold leftovers, never stored
+  std::memcpy(lanes, in[0] + whole, rest * sizeof(Stored));
+  typename Isa::Vector acc = Format::Load(lanes);
+  for (int s = 1; s < nsources; ++s) {
+    std::memcpy(lanes, in[s] + whole, rest * sizeof(Stored));
+    acc = Op::template Combine<Isa>(acc, Format::Load(lanes));
   }
+  Format::Store(lanes, acc);
+  for (int d = 0; d < ndsts; ++d) std::memcpy(out[d] + whole, lanes, rest * sizeof(Stored));
 }
 
-// The kernel of `op` (an infinicclReduceOp_t value) over `Isa`, or NULL.
-template <class Isa>
+// The kernel of `op` (an infinicclReduceOp_t value) over `Isa` and `Format`, or NULL.
+template <class Isa, class Format>
 ReduceToAllFunction KernelFor(int op) {
   switch (op) {
     case INFINICCL_SUM:
-      return &ReduceF32ToAll<Isa, Sum>;
+      return &ReduceToAll<Isa, Format, Sum>;
     case INFINICCL_PROD:
-      return &ReduceF32ToAll<Isa, Prod>;
+      return &ReduceToAll<Isa, Format, Prod>;
     case INFINICCL_MAX:
-      return &ReduceF32ToAll<Isa, Max>;
+      return &ReduceToAll<Isa, Format, Max>;
     case INFINICCL_MIN:
-      return &ReduceF32ToAll<Isa, Min>;
+      return &ReduceToAll<Isa, Format, Min>;
     default:
       return nullptr;
   }
