@@ -70,6 +70,34 @@ std::vector<const void *> SendsAt(const Meeting &meeting, size_t byte_offset) {
   return sources;
 }
 
+// Every rank's receive buffer, offset by `byte_offset`.
+std::vector<void *> ReceivesAt(const Meeting &meeting, size_t byte_offset) {
+  std::vector<void *> receives(static_cast<size_t>(meeting.nranks()));
+  for (int q = 0; q < meeting.nranks(); ++q)
+    receives[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).recv) + byte_offset;
+  return receives;
+}
+
+// AllReduce's chunk `own`, kBlockBytes at a time: each block reduced into a buffer of this
+// worker's, then copied out to every receive buffer.
+void ReduceByBlocks(const Meeting &meeting, ElementRange own, size_t element_size, ReduceFunction reduce,
+                    bool streaming) {
+  const int nranks = meeting.nranks();
+  const size_t block_elements = std::max<size_t>(1, kBlockBytes / element_size);
+  // On the heap: a library loaded with dlopen has little static TLS room.
+  static thread_local std::vector<uint64_t> block_storage(kBlockBytes / sizeof(uint64_t));
+  unsigned char *block = reinterpret_cast<unsigned char *>(block_storage.data());
+  std::vector<const void *> sources(static_cast<size_t>(nranks));
+  for (size_t begin = own.begin; begin < own.end; begin += block_elements) {
+    const size_t n = std::min(block_elements, own.end - begin);
+    const size_t offset = begin * element_size;
+    for (int q = 0; q < nranks; ++q) sources[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).send) + offset;
+    reduce(sources.data(), nranks, block, n, nranks);
+    for (int q = 0; q < nranks; ++q)
+      CopyOut(Bytes(meeting.buffers(q).recv) + offset, block, n * element_size, streaming);
+  }
+}
+
 // Whether every receive buffer either is a send buffer (the same address) or overlaps
 // none: then reading an element of every source before storing it anywhere is safe.
 bool ReceivesAliasOnlyExactly(const Meeting &meeting, size_t bytes) {
@@ -101,26 +129,11 @@ void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, si
   if (reduce_to_all != nullptr && ReceivesAliasOnlyExactly(meeting, count * element_size)) {
     // Reads and writes stream together, nothing is stored twice (figures in reduce_to_all.cc).
     const size_t offset = own.begin * element_size;
-    std::vector<const void *> sources = SendsAt(meeting, offset);
-    std::vector<void *> receives(static_cast<size_t>(nranks));
-    for (int q = 0; q < nranks; ++q) receives[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).recv) + offset;
+    const std::vector<const void *> sources = SendsAt(meeting, offset);
+    const std::vector<void *> receives = ReceivesAt(meeting, offset);
     reduce_to_all(sources.data(), nranks, receives.data(), nranks, own.end - own.begin, streaming);
-    if (streaming) _mm_sfence();
-    meeting.Synchronize();
-    return;
-  }
-  const size_t block_elements = std::max<size_t>(1, kBlockBytes / element_size);
-  // On the heap: a library loaded with dlopen has little static TLS room.
-  static thread_local std::vector<uint64_t> block_storage(kBlockBytes / sizeof(uint64_t));
-  unsigned char *block = reinterpret_cast<unsigned char *>(block_storage.data());
-  std::vector<const void *> sources(static_cast<size_t>(nranks));
-  for (size_t begin = own.begin; begin < own.end; begin += block_elements) {
-    const size_t n = std::min(block_elements, own.end - begin);
-    const size_t offset = begin * element_size;
-    for (int q = 0; q < nranks; ++q) sources[static_cast<size_t>(q)] = Bytes(meeting.buffers(q).send) + offset;
-    reduce(sources.data(), nranks, block, n, nranks);
-    for (int q = 0; q < nranks; ++q)
-      CopyOut(Bytes(meeting.buffers(q).recv) + offset, block, n * element_size, streaming);
+  } else {
+    ReduceByBlocks(meeting, own, element_size, reduce, streaming);
   }
   // Streaming stores are weakly ordered: complete them before the others may read.
   if (streaming) _mm_sfence();

@@ -19,9 +19,9 @@ namespace infinicts::ref::ccl {
 // One pass: rank r reduces chunk r of every rank's send buffer, a vector at a time with
 // `reduce_to_all` where there is one (and no receive buffer overlaps a send buffer other
 // than exactly), otherwise a cache-sized block at a time with `reduce`, and writes the
-// results straight into every rank's receive buffer. Every element is
-// read n times and written n times, the least traffic shared memory allows, and reduced
-// once in rank order, so every rank's copy is bit-identical.
+// results straight into every rank's receive buffer. Every element is read n times and
+// written n times, the least traffic shared memory allows, and reduced once in rank order,
+// so every rank's copy is bit-identical.
 void RunAllReduce(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size,
                   ReduceFunction reduce, ReduceToAllFunction reduce_to_all);
 

@@ -24,7 +24,6 @@ namespace {
 using infinicts::ref::ccl::BitsOfFloat;
 using infinicts::ref::ccl::FindReduceFunction;
 using infinicts::ref::ccl::FindReduceToAllFunction;
-using infinicts::ref::ccl::FloatOfBits;
 using infinicts::ref::ccl::FloatToBfloat16;
 using infinicts::ref::ccl::FloatToHalf;
 
