@@ -5,12 +5,14 @@
 # usage: detects_slowdown.sh INFINICTS REFERENCE_LIB_DIR FAULT_LIB_DIR WORK_DIR
 set -u
 infinicts=$1 reference=$2 fault=$3 work=$4
-# The largest residual add of the quick profile (0.5 ms on the CPU reference): the smaller
-# ones take microseconds, where two identical runs can differ 3x on a busy machine.
+# The largest residual add of the quick profile (0.5 ms on the CPU reference from memory,
+# 0.16 ms when its 24 MiB stay in L3): the smaller ones take microseconds, where two
+# identical runs can differ 3x on a busy machine.
 filter='op.add.perf/*/tokens_512/*'
-# Two runs of one build on a loaded 2-core machine have differed up to 3x; the fault makes
-# Add 10x slower. A threshold of 2.2 (a slowdown is over 3.2x, bands apart) sits between
-# the two with a margin of about 3x on either side.
+# Two runs of one build on a loaded 2-core machine have differed by 3x (3.28x once, on
+# 2026-11-30, between those two speeds); the fault makes Add 10x slower. A threshold of 2.2
+# (a slowdown is over 3.2x, bands apart) sits between the two with a margin of about 3x on
+# either side, and the attempts below cover the rarer pair that strays further.
 threshold=2.2
 
 fail() {
@@ -30,21 +32,41 @@ perf_run() {  # OUT BACKEND
     { cat "$1.log" >&2; fail "infinicts run --backend $2 exited $?"; }
 }
 
-perf_run "$work/ref1.json" "$reference"
-perf_run "$work/ref2.json" "$reference"
-INFINICTS_FAULT=slow_elementwise INFINICTS_FAULT_TARGET="$reference" perf_run "$work/slow.json" "$fault"
+# Other tenants move this machine's memory speed by up to 3x within minutes, and whether the
+# case's 24 MiB stay in the shared L3 between runs by as much again: each verdict may take
+# up to three fresh pairs of runs, as `--expect` reruns a flaky case to confirm it. A compare
+# that always or never reports a slowdown still fails every attempt.
+attempts=3
 
-"$infinicts" compare "$work/ref1.json" "$work/ref2.json" --threshold "$threshold" > "$work/same.txt" 2>&1
-status=$?
-cat "$work/same.txt"
-[ "$status" -eq 0 ] || fail "two runs of the reference compared with exit $status, not 0"
-grep -q '^No regression\.$' "$work/same.txt" || fail "two runs of the reference: no 'No regression.' line"
+# Two runs of the reference: no regression.
+for attempt in $(seq "$attempts"); do
+  perf_run "$work/ref1.json" "$reference"
+  perf_run "$work/ref2.json" "$reference"
+  "$infinicts" compare "$work/ref1.json" "$work/ref2.json" --threshold "$threshold" > "$work/same.txt" 2>&1
+  status=$?
+  cat "$work/same.txt"
+  if [ "$status" -eq 0 ]; then
+    grep -q '^No regression\.$' "$work/same.txt" || fail "two runs of the reference: no 'No regression.' line"
+    break
+  fi
+  [ "$status" -eq 1 ] || fail "two runs of the reference compared with exit $status, not 0 or 1"
+  [ "$attempt" -lt "$attempts" ] || fail "two runs of the reference compared as a regression $attempts times out of $attempts"
+  echo "detects_slowdown: attempt $attempt: two runs of the reference differed beyond the threshold; again"
+done
 
-"$infinicts" compare "$work/ref1.json" "$work/slow.json" --threshold "$threshold" --md "$work/slow.md" \
-  > "$work/slow.txt" 2>&1
-status=$?
-cat "$work/slow.txt"
-[ "$status" -eq 1 ] || fail "the slow run compared with exit $status, not 1"
+# The reference against the 10x slower Add: a slowdown, exit 1.
+for attempt in $(seq "$attempts"); do
+  [ "$attempt" -eq 1 ] || perf_run "$work/ref1.json" "$reference"
+  INFINICTS_FAULT=slow_elementwise INFINICTS_FAULT_TARGET="$reference" perf_run "$work/slow.json" "$fault"
+  "$infinicts" compare "$work/ref1.json" "$work/slow.json" --threshold "$threshold" --md "$work/slow.md" \
+    > "$work/slow.txt" 2>&1
+  status=$?
+  cat "$work/slow.txt"
+  [ "$status" -eq 1 ] && break
+  [ "$status" -eq 0 ] || fail "the slow run compared with exit $status, not 1"
+  [ "$attempt" -lt "$attempts" ] || fail "the slow run compared as no regression $attempts times out of $attempts"
+  echo "detects_slowdown: attempt $attempt: the slow run stayed within the threshold; again"
+done
 grep -q '^  slowdown  op\.add\.perf/' "$work/slow.txt" || fail "no op.add.perf case named as a slowdown"
 grep -q '^REGRESSION: [0-9]* slowdown' "$work/slow.txt" || fail "the verdict does not name the slowdown"
 grep -q 'Slowdowns, largest first' "$work/slow.md" || fail "the Markdown has no slowdown table"
