@@ -21,40 +21,24 @@ ReduceToAllFunction FindReduceToAllAvx512(int dtype, int op);
 
 namespace {  // NOLINT(build/namespaces): per-file copies on purpose (above)
 
-// SUM, PROD, MAX and MIN on F32 lanes, as reduce.cc's Combine(accumulator, value): MAX
-// keeps the accumulator unless it is less than the new value (so a NaN accumulator stays),
-// MIN unless the new value is less. The max/min instructions answer their second operand
-// when either is NaN or both are zeros, which is exactly that with the operands in this
-// order.
-struct Sum {
-  template <class Isa>
-  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
-    return Isa::Add(acc, x);
-  }
-};
-struct Prod {
-  template <class Isa>
-  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
-    return Isa::Mul(acc, x);
-  }
-};
-struct Max {
-  template <class Isa>
-  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
-    return Isa::Max(x, acc);
-  }
-};
-struct Min {
-  template <class Isa>
-  static typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
-    return Isa::Min(x, acc);
-  }
-};
+// SUM, PROD, MAX or MIN (`Op`, an infinicclReduceOp_t value) on F32 lanes, as reduce.cc's
+// Combine(accumulator, value): MAX keeps the accumulator unless it is less than the new
+// value (so a NaN accumulator stays), MIN unless the new value is less. The max/min
+// instructions answer their second operand when either is NaN or both are zeros, which is
+// exactly that with the operands in this order.
+template <class Isa, int Op>
+typename Isa::Vector Combine(typename Isa::Vector acc, typename Isa::Vector x) {
+  static_assert(Op == INFINICCL_SUM || Op == INFINICCL_PROD || Op == INFINICCL_MAX || Op == INFINICCL_MIN);
+  if constexpr (Op == INFINICCL_SUM) return Isa::Add(acc, x);
+  if constexpr (Op == INFINICCL_PROD) return Isa::Mul(acc, x);
+  if constexpr (Op == INFINICCL_MAX) return Isa::Max(x, acc);
+  if constexpr (Op == INFINICCL_MIN) return Isa::Min(x, acc);
+}
 
 // A ReduceToAllFunction: each vector of lanes combined across the sources in order and
 // stored to every destination; the last partial vector goes through a lane buffer, so that
 // every element takes the same conversions and arithmetic.
-template <class Isa, class Format, class Op>
+template <class Isa, class Format, int Op>
 void ReduceToAll(const void *const *sources, int nsources, void *const *dsts, int ndsts, size_t count,
                  bool streaming) {
   using Stored = typename Format::Stored;
@@ -68,7 +52,7 @@ void ReduceToAll(const void *const *sources, int nsources, void *const *dsts, in
   const size_t whole = count / kLanes * kLanes;
   for (size_t i = 0; i < whole; i += kLanes) {
     typename Isa::Vector acc = Format::Load(in[0] + i);
-    for (int s = 1; s < nsources; ++s) acc = Op::template Combine<Isa>(acc, Format::Load(in[s] + i));
+    for (int s = 1; s < nsources; ++s) acc = Combine<Isa, Op>(acc, Format::Load(in[s] + i));
     if (stream) {
       for (int d = 0; d < ndsts; ++d) Format::Stream(out[d] + i, acc);
     } else {
@@ -82,7 +66,7 @@ void ReduceToAll(const void *const *sources, int nsources, void *const *dsts, in
   typename Isa::Vector acc = Format::Load(lanes);
   for (int s = 1; s < nsources; ++s) {
     std::memcpy(lanes, in[s] + whole, rest * sizeof(Stored));
-    acc = Op::template Combine<Isa>(acc, Format::Load(lanes));
+    acc = Combine<Isa, Op>(acc, Format::Load(lanes));
   }
   Format::Store(lanes, acc);
   for (int d = 0; d < ndsts; ++d) std::memcpy(out[d] + whole, lanes, rest * sizeof(Stored));
@@ -93,13 +77,13 @@ template <class Isa, class Format>
 ReduceToAllFunction KernelFor(int op) {
   switch (op) {
     case INFINICCL_SUM:
-      return &ReduceToAll<Isa, Format, Sum>;
+      return &ReduceToAll<Isa, Format, INFINICCL_SUM>;
     case INFINICCL_PROD:
-      return &ReduceToAll<Isa, Format, Prod>;
+      return &ReduceToAll<Isa, Format, INFINICCL_PROD>;
     case INFINICCL_MAX:
-      return &ReduceToAll<Isa, Format, Max>;
+      return &ReduceToAll<Isa, Format, INFINICCL_MAX>;
     case INFINICCL_MIN:
-      return &ReduceToAll<Isa, Format, Min>;
+      return &ReduceToAll<Isa, Format, INFINICCL_MIN>;
     default:
       return nullptr;
   }
