@@ -427,6 +427,38 @@ TEST_F(VectorPathTest, LargeRMSNormStreamsAndRunsInPlace) {
   }
 }
 
+// A row-major copy with an output of 8 MiB and more streams its contiguous runs: into a
+// dst one element past an aligned address (the head and the tail copied plainly), from
+// rows padded apart (one run per row), and in place, where the runs coincide and must
+// come out unchanged.
+TEST_F(VectorPathTest, LargeContiguousCopiesStreamExactly) {
+  for (const infiniDtype_t dtype : kDtypes) {
+    const size_t element = dtype == INFINI_DTYPE_F16 ? 2 : 4;
+    const size_t rows = 1030, columns = (size_t{8} << 20) / element / rows + 3;
+    const ptrdiff_t padded = static_cast<ptrdiff_t>(columns) + 7;
+    const std::vector<double> values = Values(rows * columns, 8);
+    Tensor src({rows, columns}, dtype, {padded, 1}), dst({rows, columns}, dtype), whole({rows * columns + 1}, dtype);
+    src.Upload(values);
+    const std::vector<double> want = src.Download();  // the values as the dtype holds them
+    infiniopRearrangeDescriptor_t from_padded = nullptr, in_place = nullptr;
+    ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &from_padded, dst.desc(), src.desc()));
+    ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &in_place, dst.desc(), dst.desc()));
+    ASSERT_OK(infiniopRearrange(from_padded, dst.data(), src.data(), stream_));
+    char *shifted = static_cast<char *>(whole.data()) + element;
+    ASSERT_OK(infiniopRearrange(in_place, shifted, dst.data(), stream_));  // contiguous to contiguous
+    Sync();
+    EXPECT_TRUE(dst.Download() == want) << Name("padded rows to contiguous", dtype, rows * columns);
+    std::vector<double> got = whole.Download();
+    got.erase(got.begin());
+    EXPECT_TRUE(got == want) << Name("contiguous to misaligned", dtype, rows * columns);
+    ASSERT_OK(infiniopRearrange(in_place, dst.data(), dst.data(), stream_));
+    Sync();
+    EXPECT_TRUE(dst.Download() == want) << Name("in place", dtype, rows * columns);
+    EXPECT_OK(infiniopDestroyRearrangeDescriptor(from_padded));
+    EXPECT_OK(infiniopDestroyRearrangeDescriptor(in_place));
+  }
+}
+
 // A transpose with an output of 8 MiB and more streams whole 128 x 128 tiles out a row at
 // a time; these shapes leave partial tiles on both edges and rows that start off a
 // 32-byte boundary (2100 x 4 and 4100 x 2 bytes apart). The copy must be exact.
