@@ -276,8 +276,9 @@ void Copy(const RearrangePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
   // A large output's contiguous runs leave through streaming stores, as the elementwise
   // operators' do: memmove streams only above the C library's own threshold (glibc: 3/4 of
-  // the shared cache, 190 MB on a Xeon with 480 MiB of L3), far above the 128 KiB runs a
-  // tile hands it, and pays a read for ownership of every dst line below it.
+  // the shared cache, 190 MB on a Xeon with 480 MiB of L3), far above the chunks the pool
+  // hands it (a 64 MiB tensor on 2 threads: 8 MiB), and below it pays a read for ownership
+  // of every dst line.
   const bool streaming = simd::Enabled() && plan.loop.numel() * Bytes >= kStreamingBytes;
   plan.loop.ParallelForEachTiled(size_t(1) << 15, [&](const Offsets<2> &offsets, const Offsets<2> &steps,
                                                       size_t count) {
