@@ -440,22 +440,22 @@ TEST_F(VectorPathTest, LargeContiguousCopiesStreamExactly) {
     Tensor src({rows, columns}, dtype, {padded, 1}), dst({rows, columns}, dtype), whole({rows * columns + 1}, dtype);
     src.Upload(values);
     const std::vector<double> want = src.Download();  // the values as the dtype holds them
-    infiniopRearrangeDescriptor_t from_padded = nullptr, in_place = nullptr;
+    infiniopRearrangeDescriptor_t from_padded = nullptr, contiguous = nullptr;
     ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &from_padded, dst.desc(), src.desc()));
-    ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &in_place, dst.desc(), dst.desc()));
+    ASSERT_OK(infiniopCreateRearrangeDescriptor(handle_, &contiguous, dst.desc(), dst.desc()));
     ASSERT_OK(infiniopRearrange(from_padded, dst.data(), src.data(), stream_));
     char *shifted = static_cast<char *>(whole.data()) + element;
-    ASSERT_OK(infiniopRearrange(in_place, shifted, dst.data(), stream_));  // contiguous to contiguous
+    ASSERT_OK(infiniopRearrange(contiguous, shifted, dst.data(), stream_));
     Sync();
     EXPECT_TRUE(dst.Download() == want) << Name("padded rows to contiguous", dtype, rows * columns);
     std::vector<double> got = whole.Download();
     got.erase(got.begin());
     EXPECT_TRUE(got == want) << Name("contiguous to misaligned", dtype, rows * columns);
-    ASSERT_OK(infiniopRearrange(in_place, dst.data(), dst.data(), stream_));
+    ASSERT_OK(infiniopRearrange(contiguous, dst.data(), dst.data(), stream_));
     Sync();
     EXPECT_TRUE(dst.Download() == want) << Name("in place", dtype, rows * columns);
     EXPECT_OK(infiniopDestroyRearrangeDescriptor(from_padded));
-    EXPECT_OK(infiniopDestroyRearrangeDescriptor(in_place));
+    EXPECT_OK(infiniopDestroyRearrangeDescriptor(contiguous));
   }
 }
 

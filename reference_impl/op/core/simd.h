@@ -19,6 +19,11 @@ namespace infinicts::ref::op::simd {
 
 bool Enabled();
 
+// Outputs of at least this many bytes are written with non-temporal stores: far larger
+// than the caches, they would only evict what the inputs need, and a plain store reads
+// every output line before writing it. One threshold for every operator that streams.
+constexpr size_t kStreamingOutputBytes = size_t(8) << 20;
+
 void F16ToF32(const uint16_t *in, float *out, size_t n);
 void F32ToF16(const float *in, uint16_t *out, size_t n);
 

@@ -59,11 +59,6 @@ struct HasVectorOp : std::false_type {};
 template <class F>
 struct HasVectorOp<F, std::void_t<decltype(F::kVectorOp)>> : std::true_type {};
 
-// Outputs of at least this many bytes are written with non-temporal stores: far larger
-// than the caches, they would only evict what the inputs need, and a plain store reads
-// every output line before writing it.
-constexpr size_t kStreamingOutputBytes = size_t(8) << 20;
-
 // A contiguous F16 run of an operator without a vector kernel, a block at a time: inputs
 // converted to F32, F's scalar form, the block converted back. In place (y == an input)
 // is safe: a block is read whole before it is written.
@@ -101,7 +96,7 @@ bool RunContiguousVector(const F &f, T *y, const std::array<const T *, NumIn> &x
 template <class T, class F, size_t NumIn, size_t... K>
 void RunElementwiseTyped(const StridedLoop<NumIn + 1> &loop, void *out, const std::array<const void *, NumIn> &in,
                          const F &f, std::index_sequence<K...>) {
-  const bool streaming = loop.numel() * sizeof(T) >= kStreamingOutputBytes;
+  const bool streaming = loop.numel() * sizeof(T) >= simd::kStreamingOutputBytes;
   loop.ParallelForEachTiled(kElementwiseGrain, [&](const Offsets<NumIn + 1> &offsets,
                                                    const Offsets<NumIn + 1> &steps, size_t count) {
     T *y = static_cast<T *>(out) + offsets[0];

@@ -117,16 +117,13 @@ class TransposeTiling {
   size_t tile_rows_, tile_columns_, rows_, columns_, column_tiles_, per_outer_;
 };
 
-// Outputs of at least this many bytes leave through streaming stores (see ops/elementwise.h).
-constexpr size_t kStreamingBytes = size_t(8) << 20;
-
 // Whether a transpose's output streams: 2- or 4-byte elements (the vector transposes),
-// at least kStreamingBytes of them, and the vector kernels in use.
+// at least simd::kStreamingOutputBytes of them, and the vector kernels in use.
 bool StreamsTranspose(const TransposePlan &plan, size_t element_size) {
   if ((element_size != 2 && element_size != 4) || !simd::Enabled()) return false;
   size_t total = plan.outer_count * element_size;
   for (size_t d : {plan.dst_unit, plan.src_unit}) total *= plan.shape[d];
-  return total >= kStreamingBytes;
+  return total >= simd::kStreamingOutputBytes;
 }
 
 template <size_t Bytes>
@@ -279,7 +276,7 @@ void Copy(const RearrangePlan &plan, void *dst, const void *src) {
   // the shared cache, 190 MB on a Xeon with 480 MiB of L3), far above the chunks the pool
   // hands it (a 64 MiB tensor on 2 threads: 8 MiB), and below it pays a read for ownership
   // of every dst line.
-  const bool streaming = simd::Enabled() && plan.loop.numel() * Bytes >= kStreamingBytes;
+  const bool streaming = simd::Enabled() && plan.loop.numel() * Bytes >= simd::kStreamingOutputBytes;
   plan.loop.ParallelForEachTiled(size_t(1) << 15, [&](const Offsets<2> &offsets, const Offsets<2> &steps,
                                                       size_t count) {
     E *out = static_cast<E *>(dst) + offsets[0];

@@ -82,8 +82,7 @@ void RunTyped(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
 template <class T, class W>
 void RunContiguous(const RMSNormPlan &plan, T *y, const T *x, const W *w) {
   const size_t length = plan.rows.length;
-  // Large outputs are written with streaming stores (see ops/elementwise.h).
-  const bool streaming = plan.rows.rows.numel() * length * sizeof(T) >= (size_t(8) << 20);
+  const bool streaming = plan.rows.rows.numel() * length * sizeof(T) >= simd::kStreamingOutputBytes;
   std::vector<float> weight(length);
   for (size_t j = 0; j < length; ++j) weight[j] = static_cast<float>(Num<W>::Load(w[j]));
   const size_t rows = plan.rows.rows.numel();
