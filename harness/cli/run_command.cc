@@ -299,7 +299,8 @@ int RunCommand(const RunOptions &options) {
 
   if (device_count == 0) return kExitOk;
   const report::StatusCounts &counts = report.counts();
-  const bool failed = counts[report::Status::kFail] + counts[report::Status::kCrash] + counts[report::Status::kTimeout] > 0;
+  bool failed = false;
+  for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
   const report::LevelOutcomes levels = report.levels();
   const bool level_missed = options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;
   return failed || level_missed ? kExitFailed : kExitOk;

@@ -1,6 +1,6 @@
 // The vocabulary of a case: GoogleTest fixtures and value-parameterised tests,
 // plus what infinicts adds: case metadata (subject, spec clauses), the backend
-// under test, metrics, and the `unsupported` outcome.
+// under test, metrics, and the `unsupported` and `blocked` outcomes.
 //
 //   class MemcpyKinds : public cts::ParamCase<MemcpyParam> {};
 //   CTS_TEST_P(MemcpyKinds, round_trip, "memory", "RT-MEM-3", "RT-MEM-5") { ... }
@@ -16,12 +16,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backend/backend.h"
 #include "backend/names.h"
+#include "cts/root_cause.h"
 
 namespace infinicts::cts {
 
@@ -78,6 +81,9 @@ struct CaseMeta {
 bool RegisterCase(const char *fixture, const char *test, const char *mode, const char *subject,
                   std::vector<std::string> clauses);
 const CaseMeta *FindCase(const std::string &fixture, const std::string &test);
+// The metadata of a registered test, and of the case running now (nullptr outside a case).
+const CaseMeta *CaseMetaOf(const testing::TestInfo &info);
+const CaseMeta *RunningCase();
 
 // Every case starts on the first device under test, or is skipped when there is none.
 class CaseBase : public testing::Test {
@@ -110,33 +116,107 @@ inline constexpr const char *kUnsupportedPrefix = "unsupported: ";
       GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << "the backend does not export " #symbol;      \
   } while (0)
 
-// Asserts SUCCESS; NOT_IMPLEMENTED / DEVICE_TYPE_NOT_SUPPORTED end the case `unsupported`.
-#define CTS_ASSERT_OK(call)                                                                                \
+// Text from stream insertions: CTS_TEXT_("answered " << name).
+#define CTS_TEXT_(what)                                                                                    \
+  ([&] {                                                                                                   \
+    std::ostringstream cts_text_;                                                                          \
+    cts_text_ << what;                                                                                     \
+    return cts_text_.str();                                                                                \
+  }())
+
+// Ends the case `blocked` by `cause` (a cts::RootCause): `what` (stream insertions) happened to
+// a call it needs but does not check.
+#define CTS_BLOCK(what, cause) \
+  GTEST_SKIP() << ::infinicts::cts::kBlockedPrefix << ::infinicts::cts::BlockedText(CTS_TEXT_(what), (cause))
+
+// Asserts SUCCESS. NOT_IMPLEMENTED / DEVICE_TYPE_NOT_SUPPORTED end the case `unsupported`. Another
+// status ends it `blocked` when the call is one the case only needs (its clause, cts/root_cause.h,
+// is not among the case's), else fails it, naming the call's clause where the case cites it.
+#define CTS_ASSERT_OK(call) CTS_ASSERT_OK_(call, true)
+// The same for a call the case checks whatever its clause: never `blocked`.
+#define CTS_CHECK_OK(call) CTS_ASSERT_OK_(call, false)
+
+#define CTS_ASSERT_OK_(call, may_block) CTS_ASSERT_OK_AS(static_cast<int>(call), std::string(#call), may_block)
+
+// CTS_ASSERT_OK for a status already in hand, `call_text` (a std::string) naming the call.
+#define CTS_ASSERT_OK_AS(status, call_text, may_block)                                                     \
   do {                                                                                                     \
-    const int cts_status_ = static_cast<int>(call);                                                        \
-    if (::infinicts::cts::IsUnsupportedStatus(cts_status_))                                                \
-      GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << #call " answered "                           \
-                   << ::infinicts::StatusName(cts_status_);                                                \
-    ASSERT_TRUE(cts_status_ == INFINI_STATUS_SUCCESS)                                                      \
-        << #call " answered " << ::infinicts::StatusName(cts_status_) << ", expected INFINI_STATUS_SUCCESS"; \
+    const int cts_status_ = (status);                                                                      \
+    if (cts_status_ != INFINI_STATUS_SUCCESS) {                                                            \
+      const std::string cts_call_ = (call_text);                                                           \
+      if (::infinicts::cts::IsUnsupportedStatus(cts_status_))                                              \
+        GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << cts_call_ << " answered "                  \
+                     << ::infinicts::StatusName(cts_status_);                                              \
+      if (const auto cts_cause_ = (may_block) ? ::infinicts::cts::BlockingCause(cts_call_) : std::nullopt) \
+        CTS_BLOCK(cts_cause_->function << " answered " << ::infinicts::StatusName(cts_status_), *cts_cause_); \
+      GTEST_FATAL_FAILURE_((::infinicts::cts::ClauseOfCall(cts_call_) + cts_call_ + " answered " +         \
+                            ::infinicts::StatusName(cts_status_) + ", expected INFINI_STATUS_SUCCESS")     \
+                               .c_str());                                                                  \
+    }                                                                                                      \
   } while (0)
 
-// Asserts a given status (for bad input); NOT_IMPLEMENTED ends the case `unsupported`
-// unless it is the status expected.
-#define CTS_ASSERT_STATUS(call, expected)                                                                  \
+// Ends the case for a call that went wrong, as CTS_ASSERT_OK would: `call_text` names it
+// ("infinirtMalloc"), `status` is what it answered, `what` (a std::string) the whole story
+// (a device-layer error's what()). Unsupported, blocked, or a failure naming the clause.
+#define CTS_END_FOR_CALL(call_text, status, what)                                                         \
   do {                                                                                                     \
-    const int cts_status_ = static_cast<int>(call);                                                        \
+    const std::string cts_call_ = (call_text), cts_what_ = (what);                                         \
+    if (::infinicts::cts::IsUnsupportedStatus(status)) GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << cts_what_; \
+    if (const auto cts_cause_ = ::infinicts::cts::BlockingCause(cts_call_)) CTS_BLOCK(cts_what_, *cts_cause_); \
+    GTEST_FATAL_FAILURE_((::infinicts::cts::ClauseOfCall(cts_call_) + cts_what_).c_str());                  \
+  } while (0)
+
+// After `call` answered SUCCESS, the handle or pointer it gave must not be NULL; `what` says
+// what came back ("a NULL pointer for " << n << " bytes"). Blocked or failed as CTS_ASSERT_OK is.
+#define CTS_ASSERT_GAVE(call, handle, what) CTS_ASSERT_GAVE_AS((handle) == nullptr, std::string(#call), what)
+
+// The same with the test and the call's text (a std::string) in hand.
+#define CTS_ASSERT_GAVE_AS(is_null, call_text, what)                                                      \
+  do {                                                                                                     \
+    if (is_null) {                                                                                         \
+      const std::string cts_call_ = (call_text);                                                           \
+      if (const auto cts_cause_ = ::infinicts::cts::BlockingCause(cts_call_))                              \
+        CTS_BLOCK(cts_cause_->function << " answered SUCCESS with " << what, *cts_cause_);                 \
+      GTEST_FATAL_FAILURE_(                                                                                \
+          (::infinicts::cts::ClauseOfCall(cts_call_) + cts_call_ + " answered SUCCESS with " + CTS_TEXT_(what)).c_str()); \
+    }                                                                                                      \
+  } while (0)
+
+// For a case that runs work on several created streams side by side: ends it `blocked` when
+// StreamCreate gave the same stream twice (a backend may answer with the NULL stream, which
+// runs every case that needs one stream, and RT-STREAM-2 fails alone).
+#define CTS_REQUIRE_DISTINCT_STREAMS(...)                                                                 \
+  do {                                                                                                     \
+    if (const std::string cts_same_ = ::infinicts::cts::RepeatedStream({__VA_ARGS__}); !cts_same_.empty()) \
+      CTS_BLOCK("infinirtStreamCreate answered SUCCESS with " << cts_same_                                 \
+                                                               << " twice, and this case needs distinct streams", \
+                *::infinicts::cts::RootCauseOf("infinirtStreamCreate"));                                   \
+  } while (0)
+
+// Asserts a given status (for bad input). NOT_IMPLEMENTED and DEVICE_TYPE_NOT_SUPPORTED, unless
+// expected, end the case `unsupported`: the backend lacks the function or the device type.
+#define CTS_ASSERT_STATUS(call, expected) CTS_ASSERT_STATUS_AS(static_cast<int>(call), std::string(#call), expected)
+
+// CTS_ASSERT_STATUS for a status already in hand, `call_text` (a std::string) naming the call.
+#define CTS_ASSERT_STATUS_AS(status, call_text, expected)                                                  \
+  do {                                                                                                     \
+    const int cts_status_ = (status);                                                                      \
     const int cts_expected_ = static_cast<int>(expected);                                                  \
-    if (cts_status_ != cts_expected_ && cts_status_ == INFINI_STATUS_NOT_IMPLEMENTED)                      \
-      GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << #call " answered "                           \
-                   << ::infinicts::StatusName(cts_status_);                                                \
-    ASSERT_TRUE(cts_status_ == cts_expected_) << #call " answered " << ::infinicts::StatusName(cts_status_) \
-                                              << ", expected " << ::infinicts::StatusName(cts_expected_);   \
+    if (cts_status_ != cts_expected_) {                                                                    \
+      const std::string cts_call_ = (call_text);                                                           \
+      if (::infinicts::cts::IsUnsupportedStatus(cts_status_))                                              \
+        GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << cts_call_ << " answered "                  \
+                     << ::infinicts::StatusName(cts_status_);                                              \
+      GTEST_FATAL_FAILURE_((cts_call_ + " answered " + ::infinicts::StatusName(cts_status_) + ", expected " + \
+                            ::infinicts::StatusName(cts_expected_))                                        \
+                               .c_str());                                                                  \
+    }                                                                                                      \
   } while (0)
 
 // Asserts any status but SUCCESS, for input whose exact error status the spec leaves open.
 #define CTS_ASSERT_ERROR(call)                                                                             \
   do {                                                                                                     \
     const int cts_status_ = static_cast<int>(call);                                                        \
-    ASSERT_TRUE(cts_status_ != INFINI_STATUS_SUCCESS) << #call " answered INFINI_STATUS_SUCCESS, expected an error status"; \
+    if (cts_status_ == INFINI_STATUS_SUCCESS)                                                              \
+      GTEST_FATAL_FAILURE_(#call " answered INFINI_STATUS_SUCCESS, expected an error status");             \
   } while (0)

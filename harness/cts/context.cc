@@ -46,6 +46,19 @@ const CaseMeta *FindCase(const std::string &fixture, const std::string &test) {
   return it == Registry().end() ? nullptr : &it->second;
 }
 
+const CaseMeta *CaseMetaOf(const testing::TestInfo &info) {
+  // Parameterised: suite "<mode>/<Fixture>", test "<test>/<param>" (as cts/case_list.cc reads them).
+  std::string fixture = info.test_suite_name(), test = info.name();
+  if (const size_t slash = fixture.find('/'); slash != std::string::npos) fixture.erase(0, slash + 1);
+  if (const size_t slash = test.find('/'); slash != std::string::npos) test.erase(slash);
+  return FindCase(fixture, test);
+}
+
+const CaseMeta *RunningCase() {
+  const testing::TestInfo *info = testing::UnitTest::GetInstance()->current_test_info();
+  return info == nullptr ? nullptr : CaseMetaOf(*info);
+}
+
 void RecordMetric(const std::string &name, double value) {
   std::lock_guard<std::mutex> lock(MetricsMutex());
   for (auto &entry : Metrics()) {

@@ -8,6 +8,7 @@
 
 #include "cts/case.h"
 #include "cts/case_state.h"
+#include "cts/failure_text.h"
 
 namespace infinicts::cts {
 namespace {
@@ -25,8 +26,10 @@ std::string Basename(const char *path) {
   return slash == std::string::npos ? text : text.substr(slash + 1);
 }
 
-// The status and message GoogleTest's outcome means in infinicts' words.
-std::pair<std::string, std::string> Outcome(const testing::TestResult &result) {
+// The status and message GoogleTest's outcome means in infinicts' words. Each failure's
+// first line names the clause and says what was expected and what came back; where in the
+// suite it was found follows on a line of its own.
+std::pair<std::string, std::string> Outcome(const testing::TestResult &result, const CaseMeta *meta) {
   std::string failures, skip_reason;
   for (int i = 0; i < result.total_part_count(); ++i) {
     const testing::TestPartResult &part = result.GetTestPartResult(i);
@@ -35,16 +38,19 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result) {
       if (skip_reason.empty()) skip_reason = text;
     } else if (part.failed()) {
       if (!failures.empty()) failures += "\n";
+      failures += WithClause(PlainFailure(text), meta ? meta->clauses : std::vector<std::string>{});
       if (part.file_name() != nullptr) {
-        failures += Basename(part.file_name()) + ":" + std::to_string(part.line_number()) + ": ";
+        failures += "\n  at " + Basename(part.file_name()) + ":" + std::to_string(part.line_number());
       }
-      failures += text;
     }
   }
   if (result.Failed()) return {"fail", failures};
   if (result.Skipped()) {
-    if (skip_reason.rfind(kUnsupportedPrefix, 0) == 0) {
-      return {"unsupported", skip_reason.substr(std::string(kUnsupportedPrefix).size())};
+    for (const char *prefix : {kUnsupportedPrefix, kBlockedPrefix}) {
+      if (skip_reason.rfind(prefix, 0) == 0) {
+        const std::string status = std::string(prefix).substr(0, std::string(prefix).find(':'));
+        return {status, skip_reason.substr(std::string(prefix).size())};
+      }
     }
     return {"skip", skip_reason};
   }
@@ -61,7 +67,7 @@ void ResultStream::OnTestStart(const testing::TestInfo &info) {
 }
 
 void ResultStream::OnTestEnd(const testing::TestInfo &info) {
-  auto [status, message] = Outcome(*info.result());
+  auto [status, message] = Outcome(*info.result(), CaseMetaOf(info));
   if (message.size() > kMaxMessageBytes) message = message.substr(0, kMaxMessageBytes) + " …";
   nlohmann::json metrics = nlohmann::json::object();
   for (const auto &[name, value] : TakeMetrics()) metrics[name] = value;

@@ -8,9 +8,6 @@ std::unique_ptr<Stream> Device::CreateStream() {
   ActiveDeviceGuard guard(rt_, id_);
   infinirtStream_t raw = nullptr;
   detail::ThrowIfFailed(CallRt(rt_.infinirtStreamCreate, &raw), "infinirtStreamCreate");
-  if (raw == nullptr) {
-    throw DeviceError("infinirtStreamCreate", INFINI_STATUS_INTERNAL_ERROR, "answered SUCCESS with the NULL stream");
-  }
   return std::unique_ptr<Stream>(new Stream(*this, raw));
 }
 
@@ -21,7 +18,7 @@ std::unique_ptr<Event> Device::CreateEvent(uint32_t flags) {
   infiniStatus_t status = flags == INFINIRT_EVENT_DEFAULT ? CallRt(rt_.infinirtEventCreate, &raw)
                                                           : CallRt(rt_.infinirtEventCreateWithFlags, &raw, flags);
   detail::ThrowIfFailed(status, call);
-  if (raw == nullptr) throw DeviceError(call, INFINI_STATUS_INTERNAL_ERROR, "answered SUCCESS with a NULL event");
+  if (raw == nullptr) throw DeviceError(call, INFINI_STATUS_SUCCESS, "with a NULL event");
   return std::unique_ptr<Event>(new Event(*this, raw));
 }
 
@@ -30,8 +27,7 @@ DeviceBuffer Device::Allocate(size_t bytes) {
   void *data = nullptr;
   detail::ThrowIfFailed(CallRt(rt_.infinirtMalloc, &data, bytes), "infinirtMalloc");
   if (data == nullptr && bytes > 0) {
-    throw DeviceError("infinirtMalloc", INFINI_STATUS_INTERNAL_ERROR,
-                      "answered SUCCESS with NULL for " + std::to_string(bytes) + " bytes");
+    throw DeviceError("infinirtMalloc", INFINI_STATUS_SUCCESS, "with a NULL pointer for " + std::to_string(bytes) + " bytes");
   }
   return DeviceBuffer(&rt_, id_, data, bytes, /*host=*/false);
 }
@@ -45,8 +41,8 @@ DeviceBuffer Device::AllocatePinnedHost(size_t bytes, const AllocationOptions &o
   void *data = nullptr;
   detail::ThrowIfFailed(CallRt(rt_.infinirtMallocHost, &data, bytes), "infinirtMallocHost");
   if (data == nullptr && bytes > 0) {
-    throw DeviceError("infinirtMallocHost", INFINI_STATUS_INTERNAL_ERROR,
-                      "answered SUCCESS with NULL for " + std::to_string(bytes) + " bytes");
+    throw DeviceError("infinirtMallocHost", INFINI_STATUS_SUCCESS,
+                      "with a NULL pointer for " + std::to_string(bytes) + " bytes");
   }
   return DeviceBuffer(&rt_, id_, data, bytes, /*host=*/true);
 }

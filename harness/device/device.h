@@ -7,9 +7,11 @@
 //
 // Errors: calls that the backend answers with a non-SUCCESS status throw
 // DeviceError carrying that status, except where a comment says otherwise. A backend
-// that answers SUCCESS but hands back a NULL stream, event or (for n > 0) pointer is
-// reported as DeviceError with INFINI_STATUS_INTERNAL_ERROR. A member left NULL in an
-// RtApi table answers INFINI_STATUS_NOT_IMPLEMENTED, as the loader's stand-ins do.
+// that answers SUCCESS but hands back a NULL event or (for n > 0) a NULL pointer throws
+// DeviceError with the status it did answer, SUCCESS, and what was wrong with it. A NULL
+// stream after SUCCESS is not an error: the NULL stream is a valid stream (the device's
+// default one), and Stream::is_default() tells it apart. A member left NULL in an RtApi
+// table answers INFINI_STATUS_NOT_IMPLEMENTED, as the loader's stand-ins do.
 #pragma once
 
 #include <cstddef>
@@ -28,12 +30,15 @@ namespace infinicts::device {
 
 class DeviceError : public std::runtime_error {
  public:
-  // what(): "<call>: <status name>", then " (<detail>)" when a detail is given.
+  // what(): "<call> answered <status name>", then " <detail>" when a detail is given
+  // ("infinirtMalloc answered INFINI_STATUS_SUCCESS with a NULL pointer for 64 bytes").
   DeviceError(const std::string &what_call, infiniStatus_t status);
   DeviceError(const std::string &what_call, infiniStatus_t status, const std::string &detail);
   infiniStatus_t status() const { return status_; }
+  const std::string &call() const { return call_; }  // as given: "infinirtSetDevice(cpu:1)"
 
  private:
+  std::string call_;
   infiniStatus_t status_;
 };
 
@@ -77,6 +82,9 @@ class Stream {
   Stream(const Stream &) = delete;
   Stream &operator=(const Stream &) = delete;
   infinirtStream_t raw() const { return raw_; }
+  // The backend answered StreamCreate with the NULL stream: work runs on the device's
+  // default stream, and two such streams are one.
+  bool is_default() const { return raw_ == nullptr; }
   Device &device() const { return device_; }
   void Synchronize();
   void WaitEvent(const Event &event);

@@ -5,16 +5,16 @@ namespace infinicts::device {
 namespace {
 
 std::string Describe(const std::string &call, infiniStatus_t status) {
-  return call + ": " + StatusName(status);
+  return call + " answered " + StatusName(status);
 }
 
 }  // namespace
 
 DeviceError::DeviceError(const std::string &what_call, infiniStatus_t status)
-    : std::runtime_error(Describe(what_call, status)), status_(status) {}
+    : std::runtime_error(Describe(what_call, status)), call_(what_call), status_(status) {}
 
 DeviceError::DeviceError(const std::string &what_call, infiniStatus_t status, const std::string &detail)
-    : std::runtime_error(Describe(what_call, status) + " (" + detail + ")"), status_(status) {}
+    : std::runtime_error(Describe(what_call, status) + " " + detail), call_(what_call), status_(status) {}
 
 std::string ToString(DeviceId device) {
   return DeviceTypeName(device.type) + ":" + std::to_string(device.index);

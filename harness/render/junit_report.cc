@@ -16,7 +16,7 @@ std::string Seconds(double ms) {
 
 struct SuiteBlock {
   std::string cases;
-  int tests = 0, failures = 0, skipped = 0;
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
   double time_ms = 0;
 };
 
@@ -54,7 +54,13 @@ std::string RenderJunitReport(const Json &report) {
     ++block.tests;
     block.time_ms += duration_ms;
     std::string body;
-    if (IsFailureStatus(status)) {
+    if (status == "blocked") {
+      // JUnit's error: the test could not run as written (what it needs failed), which is
+      // not a failure of what it checks.
+      ++block.errors;
+      body = "<error type=\"blocked\" message=\"" + XmlEscape(status + ": " + FirstLine(message)) + "\">" +
+             XmlEscape(message) + "</error>";
+    } else if (IsFailureStatus(status)) {
       ++block.failures;
       body = "<failure type=\"" + status + "\" message=\"" + XmlEscape(status + ": " + FirstLine(message)) + "\">" +
              XmlEscape(message) + "</failure>";
@@ -69,22 +75,25 @@ std::string RenderJunitReport(const Json &report) {
                    "\" name=\"" + XmlEscape(parts.rest) + "\" time=\"" + Seconds(duration_ms) + "\"" +
                    (body.empty() ? "/>\n" : ">" + body + "</testcase>\n");
   }
-  int tests = 0, failures = 0, skipped = 0;
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
   double time_ms = 0;
   std::string blocks;
   for (const auto &[name, block] : suites) {
     tests += block.tests;
     failures += block.failures;
+    errors += block.errors;
     skipped += block.skipped;
     time_ms += block.time_ms;
     blocks += "  <testsuite name=\"" + XmlEscape(name) + "\" tests=\"" + std::to_string(block.tests) + "\" failures=\"" +
-              std::to_string(block.failures) + "\" errors=\"0\" skipped=\"" + std::to_string(block.skipped) +
+              std::to_string(block.failures) + "\" errors=\"" + std::to_string(block.errors) + "\" skipped=\"" +
+              std::to_string(block.skipped) +
               "\" time=\"" + Seconds(block.time_ms) + "\" timestamp=\"" +
               XmlEscape(report["run"].value("started", "")) + "\">\n" + block.cases + "  </testsuite>\n";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"infinicts " +
          XmlEscape(report["backend"].value("device_type", "")) + "\" tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\" skipped=\"" + std::to_string(skipped) +
+         "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" +
+         std::to_string(skipped) +
          "\" time=\"" + Seconds(time_ms) + "\">\n" + blocks + "</testsuites>\n";
 }
 

@@ -167,7 +167,7 @@ Chart StatusMatrixChart(const Json &report) {
   }
   constexpr double kLabelWidth = 150, kCellWidth = 60, kCellHeight = 24, kHeader = 26;
   const double grid_bottom = kHeader + kCellHeight * matrix.ops.size();
-  constexpr double kLegendWidth = 760;  // the status legend's line
+  constexpr double kLegendWidth = 820;  // the status legend's line
   const int width = static_cast<int>(std::max(kLabelWidth + kCellWidth * matrix.dtypes.size() + 10, kLegendWidth));
   const int height = static_cast<int>(grid_bottom + 44);
   std::string out = svg::SvgOpen(width, height, title);
@@ -202,7 +202,7 @@ Chart StatusMatrixChart(const Json &report) {
   double x = 4;
   out += svg::SvgText(x, grid_bottom + 26, "cells: passed/total, coloured by the worst status:");
   x += 290;
-  for (const char *status : {"pass", "skip", "unsupported", "xfail", "fail", "timeout", "crash"}) {
+  for (const char *status : {"pass", "skip", "unsupported", "xfail", "blocked", "fail", "timeout", "crash"}) {
     out += "<rect x=\"" + svg::SvgNumber(x) + "\" y=\"" + svg::SvgNumber(grid_bottom + 16) +
            "\" width=\"12\" height=\"12\" fill=\"" + StatusColor(status) + "\"/>";
     out += svg::SvgText(x + 16, grid_bottom + 26, status);
@@ -217,6 +217,7 @@ Chart StatusMatrixChart(const Json &report) {
 const char *StatusColor(const std::string &status) {
   if (status == "pass") return "#8fd19e";
   if (status == "fail") return "#e06666";
+  if (status == "blocked") return "#d5a6bd";
   if (status == "crash") return "#a83232";
   if (status == "timeout") return "#e69138";
   if (status == "unsupported") return "#b4a7d6";

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "render/number_format.h"
+#include "report/status.h"
 
 namespace infinicts::render {
 namespace {
@@ -89,15 +90,16 @@ std::string ParamText(const Json &params, const std::string &key) {
 }
 
 int StatusSeverity(const std::string &status) {
-  static const char *const kBestToWorst[] = {"pass", "skip", "unsupported", "xfail", "fail", "timeout", "crash"};
-  for (int i = 0; i < 7; ++i) {
+  static const char *const kBestToWorst[] = {"pass", "skip", "unsupported", "xfail", "blocked", "fail", "timeout", "crash"};
+  for (int i = 0; i < static_cast<int>(std::size(kBestToWorst)); ++i) {
     if (status == kBestToWorst[i]) return i;
   }
   return 0;
 }
 
 bool IsFailureStatus(const std::string &status) {
-  return status == "fail" || status == "crash" || status == "timeout";
+  const std::optional<report::Status> parsed = report::ParseStatus(status);
+  return parsed && report::IsFailure(*parsed);
 }
 
 TimingFigures TimingOf(const Json &result) {

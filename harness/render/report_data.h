@@ -14,7 +14,9 @@ namespace infinicts::render {
 
 using Json = nlohmann::json;
 
-inline const char *const kStatusOrder[] = {"pass", "fail", "crash", "timeout", "unsupported", "skip", "xfail"};
+// The order the tables list statuses in: passing, then failing, then not run.
+inline const char *const kStatusOrder[] = {"pass",        "fail", "blocked", "crash", "timeout",
+                                           "unsupported", "skip", "xfail"};
 
 // <suite>.<subject>.<mode>/<rest>: `rest` is the part after the first '/'.
 struct IdParts {
@@ -27,9 +29,9 @@ std::optional<double> NumberAt(const Json &object, const std::string &key);
 // A parameter as text: strings bare, anything else as compact JSON; empty when absent.
 std::string ParamText(const Json &params, const std::string &key);
 
-// How bad a status is, for "worst status" colouring: pass 0 … crash 6.
+// How bad a status is, for "worst status" colouring: pass 0 … crash 7.
 int StatusSeverity(const std::string &status);
-bool IsFailureStatus(const std::string &status);  // fail, crash, timeout
+bool IsFailureStatus(const std::string &status);  // fail, blocked, crash, timeout (report::IsFailure)
 
 // Median, p10, p90 and coefficient of variation of a perf case's time: the metrics
 // time_ms_median/p10/p90 and time_cv when the case gives them, else from timing.samples_ms.

@@ -10,6 +10,16 @@ namespace {
 
 constexpr size_t kViolationsShown = 5;
 
+// Version 1 had no status `blocked`: its reports read as version 2 reports without a blocked
+// case, so a baseline kept from before still compares.
+void UpgradeFromVersion1(nlohmann::json *report) {
+  auto version = report->find("schema_version");
+  if (version == report->end() || *version != 1) return;
+  auto summary = report->find("summary");
+  if (summary != report->end() && summary->is_object() && !summary->contains("blocked")) (*summary)["blocked"] = 0;
+  *version = 2;
+}
+
 }  // namespace
 
 bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string *error) {
@@ -25,6 +35,7 @@ bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string
     *error = path + ": not JSON (a report from `infinicts run` is a JSON object)";
     return false;
   }
+  if (parsed.is_object()) UpgradeFromVersion1(&parsed);
   std::vector<SchemaViolation> violations = ValidateReport(parsed);
   if (!violations.empty()) {
     const size_t total = violations.size();

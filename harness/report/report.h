@@ -14,7 +14,7 @@
 
 namespace infinicts::report {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // What an --expect file did to the run (report.expectations).
 struct ExpectationsOutcome {

@@ -8,6 +8,7 @@ const char *StatusName(Status status) {
     case Status::kFail: return "fail";
     case Status::kUnsupported: return "unsupported";
     case Status::kSkip: return "skip";
+    case Status::kBlocked: return "blocked";
     case Status::kCrash: return "crash";
     case Status::kTimeout: return "timeout";
     case Status::kXfail: return "xfail";
@@ -23,7 +24,8 @@ std::optional<Status> ParseStatus(const std::string &name) {
 }
 
 bool IsFailure(Status status) {
-  return status == Status::kFail || status == Status::kCrash || status == Status::kTimeout;
+  return status == Status::kFail || status == Status::kBlocked || status == Status::kCrash ||
+         status == Status::kTimeout;
 }
 
 bool BlocksLevel(Status status) { return status != Status::kPass && status != Status::kSkip; }

@@ -7,16 +7,19 @@
 
 namespace infinicts::report {
 
-enum class Status { kPass, kFail, kUnsupported, kSkip, kCrash, kTimeout, kXfail };
+// In the order the report's summary lists them.
+enum class Status { kPass, kFail, kUnsupported, kSkip, kBlocked, kCrash, kTimeout, kXfail };
 
-inline constexpr int kStatusCount = 7;
-inline constexpr std::array<Status, kStatusCount> kAllStatuses = {
-    Status::kPass, Status::kFail, Status::kUnsupported, Status::kSkip, Status::kCrash, Status::kTimeout, Status::kXfail};
+inline constexpr int kStatusCount = 8;
+inline constexpr std::array<Status, kStatusCount> kAllStatuses = {Status::kPass,    Status::kFail,  Status::kUnsupported,
+                                                                  Status::kSkip,    Status::kBlocked, Status::kCrash,
+                                                                  Status::kTimeout, Status::kXfail};
 
 const char *StatusName(Status status);  // "pass", "fail", …
 std::optional<Status> ParseStatus(const std::string &name);
 
-// fail, crash and timeout: the run's exit code is 1 and the terminal names the case.
+// fail, blocked, crash and timeout: the run's exit code is 1 and the terminal names the case.
+// A blocked case did not fail its own clauses, but it did not pass either: what it needs failed.
 bool IsFailure(Status status);
 // What keeps a conformance level from being reached: any outcome but pass and skip.
 bool BlocksLevel(Status status);

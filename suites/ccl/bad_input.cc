@@ -172,7 +172,7 @@ void RunBadCall(const BadCall &row) {
   const int status = row.call(BadCallContext{world, send->data(), recv->data()});
   // Accepted, the call may wait for rank 1 for ever: leave the group as it is.
   if (status == INFINI_STATUS_SUCCESS) world.Abandon();
-  CTS_ASSERT_STATUS(status, row.expected);
+  CTS_ASSERT_STATUS_AS(status, row.name, row.expected);
 
   // CCL-ERR-7: nothing was enqueued (the streams drain) and nothing changed ...
   CCL_ASSERT_OK(world.Synchronize());

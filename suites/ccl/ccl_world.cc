@@ -35,7 +35,11 @@ class Barrier {
 
 }  // namespace
 
-CallResult Check(int status, const std::string &call) { return CallResult{status, status == 0 ? "" : call}; }
+CallResult Check(int status, const std::string &call) { return CallResult{status, status == 0 ? "" : call, ""}; }
+
+CallResult GaveNull(const std::string &call, const std::string &what) {
+  return CallResult{INFINI_STATUS_SUCCESS, call, what};
+}
 
 const char *DriveName(Drive drive) { return drive == Drive::kOneThread ? "one_thread" : "threads"; }
 
@@ -66,12 +70,13 @@ CallResult World::Adopt(const std::vector<infinicclComm_t> &comms, const std::ve
   comms_ = comms;
   streams_.assign(device_ids.size(), nullptr);
   for (int r = 0; r < size(); ++r) {
-    if (comms_[r] == nullptr) return Check(INFINI_STATUS_NULL_POINTER, "the communicator of rank " + std::to_string(r) + " (NULL after SUCCESS)");
+    if (comms_[r] == nullptr) {
+      return GaveNull("infinicclCommInitAll", "a NULL communicator for rank " + std::to_string(r));
+    }
   }
   for (int r = 0; r < size() && streams == Streams::kCreated; ++r) {
     CallResult result = MakeCurrent(devices_[r]);
     if (result.ok()) result = Check(rt().infinirtStreamCreate(&streams_[r]), "infinirtStreamCreate" + RankText(r));
-    if (result.ok() && streams_[r] == nullptr) result = Check(INFINI_STATUS_NULL_POINTER, "infinirtStreamCreate" + RankText(r) + " (NULL stream after SUCCESS)");
     if (!result.ok()) return result;
   }
   return {};
@@ -204,7 +209,7 @@ CallResult DeviceMemory::Allocate(int device, size_t bytes) {
   result = Check(rt().infinirtMalloc(&base, bytes + 2 * kGuardBytes),
                  "infinirtMalloc(" + std::to_string(bytes + 2 * kGuardBytes) + " bytes)");
   if (!result.ok()) return result;
-  if (base == nullptr) return Check(INFINI_STATUS_NULL_POINTER, "infinirtMalloc (NULL after SUCCESS)");
+  if (base == nullptr) return GaveNull("infinirtMalloc", "a NULL pointer for " + std::to_string(bytes + 2 * kGuardBytes) + " bytes");
   base_ = static_cast<uint8_t *>(base);
   uint8_t guard[kGuardBytes];
   for (size_t i = 0; i < kGuardBytes; ++i) guard[i] = GuardByte(i);

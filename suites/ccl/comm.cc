@@ -88,7 +88,7 @@ CTS_TEST_F(CommCase, init_all_type_without_devices, "conformance", "comm", "CCL-
     const int status = ccl().infinicclCommInitAll(static_cast<infiniDevice_t>(type), comms, 1, ids);
     if (status == INFINI_STATUS_SUCCESS) ccl().infinicclCommDestroy(comms[0]);
     SCOPED_TRACE("device type " + DeviceTypeName(type));
-    CTS_ASSERT_STATUS(status, INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED);
+    CTS_ASSERT_STATUS_AS(status, "infinicclCommInitAll(type, comms, 1, ids)", INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED);
     return;
   }
   GTEST_SKIP() << "the backend has devices of every type";
@@ -250,6 +250,8 @@ CTS_TEST_P(CommSeveralGroups, several_groups, "comm", "CCL-COMM-12", "CCL-AR-1",
   CCL_ASSERT_OK(first.Open(in_order));
   CCL_ASSERT_OK(second.Open(reversed));
   CCL_ASSERT_OK(third.Open(FirstDevices(2)));
+  // Each group's rank on the first device on a stream of its own.
+  CTS_REQUIRE_DISTINCT_STREAMS(first.stream(0), second.stream(kRanks - 1), third.stream(0));
 
   std::mt19937_64 rng = CaseRng();
   const CollectivePlan sum_plan = AllReducePlan(MakeReductionData(INFINI_DTYPE_I32, INFINICCL_SUM, kRanks, 4099, rng),

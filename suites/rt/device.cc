@@ -106,7 +106,7 @@ CTS_TEST_F(DeviceCase, new_thread_current_device, "conformance", "device", "RT-D
   infiniDevice_t type = INFINI_DEVICE_TYPE_COUNT;
   int id = -1;
   std::thread([&] { status = rt().infinirtGetDevice(&type, &id); }).join();
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtGetDevice(&type, &id) on a new thread", true);
   ASSERT_GE(static_cast<int>(type), 0);
   ASSERT_LT(static_cast<int>(type), static_cast<int>(INFINI_DEVICE_TYPE_COUNT));
   const bool cpu_zero = type == INFINI_DEVICE_CPU && id == 0;
@@ -163,7 +163,7 @@ CTS_TEST_P(DeviceOnPick, set_again_is_noop, "device", "RT-DEV-8") {
   const size_t bytes = RandomOddIn(rng, 1 << 20, 2 << 20);
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, picked));
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   const int value = static_cast<int>(rng());
   // Work pending on the default stream must survive the repeated set.
@@ -249,13 +249,13 @@ CTS_TEST_P(DeviceOnPick, identity_across_switches, "device", "RT-DEV-16") {
 
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, picked));
   void *mine = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&mine, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&mine, bytes), mine, bytes);
   ScopedDeviceMemory hold_mine(mine);
   CTS_ASSERT_OK(rt().infinirtMemcpy(mine, data.data(), bytes, INFINIRT_MEMCPY_H2D));
 
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, other));
   void *theirs = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&theirs, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&theirs, bytes), theirs, bytes);
   ScopedDeviceMemory hold_theirs(theirs);
   CTS_ASSERT_OK(rt().infinirtMemset(theirs, static_cast<int>(rng()), bytes));
   CTS_ASSERT_OK(rt().infinirtDeviceSynchronize());

@@ -23,9 +23,9 @@ class EventCase : public cts::CaseBase {
   void MakeCopyBuffers(size_t bytes) {
     bytes_ = bytes;
     void *x = nullptr, *y = nullptr;
-    CTS_ASSERT_OK(rt().infinirtMalloc(&x, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&x, bytes), x, bytes);
     x_ = std::make_unique<ScopedDeviceMemory>(x);
-    CTS_ASSERT_OK(rt().infinirtMalloc(&y, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&y, bytes), y, bytes);
     y_ = std::make_unique<ScopedDeviceMemory>(y);
     auto rng = CaseRng();
     CTS_ASSERT_OK(rt().infinirtMemset(x, static_cast<int>(rng()), bytes));
@@ -82,7 +82,7 @@ CTS_TEST_F(EventCase, bad_flags, "conformance", "event", "RT-EVENT-3") {
     infinirtEvent_t event = nullptr;
     const infiniStatus_t status = rt().infinirtEventCreateWithFlags(&event, flags);
     if (status == INFINI_STATUS_SUCCESS) ScopedEvent release(event);
-    CTS_ASSERT_STATUS(status, INFINI_STATUS_BAD_PARAM);
+    CTS_ASSERT_STATUS_AS(status, "infinirtEventCreateWithFlags(&event, flags)", INFINI_STATUS_BAD_PARAM);
   }
 }
 
@@ -108,7 +108,7 @@ CTS_TEST_F(EventCase, query_reflects_completion, "conformance", "event", "RT-EVE
   auto rng = CaseRng();
   const size_t bytes = RandomOddIn(rng, 8 << 20, 16 << 20);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_OK(rt().infinirtMemset(p, 0, bytes));
   infinirtStream_t stream = nullptr;
@@ -260,11 +260,11 @@ CTS_TEST_F(EventCase, elapsed_before_completion, "conformance", "event", "RT-EVE
     CTS_ASSERT_OK(rt().infinirtEventQuery(end, &state));
     EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventElapsedTime answered SUCCESS for an end event not complete";
   } else {
-    CTS_ASSERT_STATUS(status, INFINI_STATUS_INTERNAL_ERROR);
+    CTS_ASSERT_STATUS_AS(status, "infinirtEventElapsedTime(&ms, start, end)", INFINI_STATUS_INTERNAL_ERROR);
   }
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(end));
   const float ms = Elapsed(start, end, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   EXPECT_GT(ms, 0.0f);
 }
 
@@ -285,15 +285,15 @@ CTS_TEST_F(EventCase, elapsed_additive, "conformance", "event", "RT-EVENT-13", "
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(c));
   infiniStatus_t status;
   const float ab = Elapsed(a, b, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   const float bc = Elapsed(b, c, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   const float ac = Elapsed(a, c, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   const float aa = Elapsed(a, a, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   const float ca = Elapsed(c, a, &status);
-  CTS_ASSERT_OK(status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
   constexpr double kMicrosecondMs = 1e-3;
   EXPECT_GT(ab, 0.0f) << "two D2D copies lie between a and b";
   EXPECT_GT(bc, 0.0f) << "three D2D copies lie between b and c";
@@ -327,7 +327,7 @@ CTS_TEST_F(EventCase, elapsed_within_wall_time, "conformance", "event", "RT-EVEN
     const auto after = Clock::now();
     infiniStatus_t status;
     elapsed_ms = Elapsed(start, end, &status);
-    CTS_ASSERT_OK(status);
+    CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime", true);
     wall_ms = std::chrono::duration<double, std::milli>(after - before).count();
     ASSERT_GT(elapsed_ms, 0.0) << "elapsed time over " << kCopies << " copies of " << kLargeBytes << " bytes";
     ASSERT_LE(elapsed_ms, wall_ms + 1e-3) << "elapsed time is longer than the host wall time around the work ("
@@ -363,7 +363,7 @@ CTS_TEST_P(StreamWaits, stream_wait_event, "event", "RT-EVENT-17") {
   CTS_ASSERT_OK(rt().infinirtEventCreate(&event_raw));
   ScopedEvent event(event_raw);
   void *x = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&x, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&x, bytes), x, bytes);
   ScopedDeviceMemory hold_x(x);
 
   // The producer writes x through a chain of overlapping operations, then records.
@@ -389,8 +389,9 @@ CTS_TEST_P(StreamWaits, stream_wait_event, "event", "RT-EVENT-17") {
     infinirtStream_t raw = nullptr;
     CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
     waiter.stream = std::make_unique<ScopedStream>(raw);
+    CTS_REQUIRE_DISTINCT_STREAMS(producer_raw, raw);  // a wait within one stream would prove nothing
     void *y = nullptr;
-    CTS_ASSERT_OK(rt().infinirtMalloc(&y, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&y, bytes), y, bytes);
     waiter.copy = std::make_unique<ScopedDeviceMemory>(y);
     waiter.host = Complement(expected);
     CTS_ASSERT_OK(rt().infinirtStreamWaitEvent(raw, event_raw));

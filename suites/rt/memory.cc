@@ -31,9 +31,9 @@ CTS_TEST_P(MallocSizes, malloc_sizes, "memory", "RT-MEM-2", "RT-MEM-3") {
   auto rng = CaseRng();
   void *a = reinterpret_cast<void *>(uintptr_t{0x10});  // a sentinel SUCCESS must replace
   void *b = reinterpret_cast<void *>(uintptr_t{0x10});
-  CTS_ASSERT_OK(rt().infinirtMalloc(&a, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&a, bytes), a, bytes);
   ScopedDeviceMemory hold_a(a);
-  CTS_ASSERT_OK(rt().infinirtMalloc(&b, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&b, bytes), b, bytes);
   ScopedDeviceMemory hold_b(b);
   if (bytes == 0) {
     if (a != nullptr && b != nullptr) {
@@ -43,8 +43,6 @@ CTS_TEST_P(MallocSizes, malloc_sizes, "memory", "RT-MEM-2", "RT-MEM-3") {
     CTS_ASSERT_OK(rt().infinirtFree(hold_b.Release()));
     return;
   }
-  ASSERT_NE(a, nullptr) << "infinirtMalloc answered SUCCESS with NULL for " << bytes << " bytes";
-  ASSERT_NE(b, nullptr) << "infinirtMalloc answered SUCCESS with NULL for " << bytes << " bytes";
   EXPECT_TRUE(Aligned256(a)) << a << " is not 256-byte aligned";
   EXPECT_TRUE(Aligned256(b)) << b << " is not 256-byte aligned";
   const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
@@ -81,7 +79,7 @@ CTS_TEST_F(MemoryCase, malloc_over_capacity, "conformance", "memory", "RT-MEM-4"
     void *p = sentinel;
     const infiniStatus_t status = rt().infinirtMalloc(&p, request);
     if (status == INFINI_STATUS_SUCCESS) rt().infinirtFree(p);  // an allocation that should not exist
-    CTS_ASSERT_STATUS(status, INFINI_STATUS_INTERNAL_ERROR);
+    CTS_ASSERT_STATUS_AS(status, "infinirtMalloc(&p, request)", INFINI_STATUS_INTERNAL_ERROR);
     EXPECT_TRUE(p == sentinel || p == nullptr) << "a failed infinirtMalloc wrote " << p;
   }
 }
@@ -97,7 +95,7 @@ CTS_TEST_P(MemInfoOnPick, mem_info_tracks_allocations, "memory", "RT-MEM-5", "RT
   size_t free_before = 0, free_allocated = 0, free_after = 0, total = 0;
   CTS_ASSERT_OK(rt().infinirtGetMemInfo(type, id, &free_before, &total));
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_OK(rt().infinirtGetMemInfo(type, id, &free_allocated, &total));
   CTS_ASSERT_OK(rt().infinirtFree(hold.Release()));
@@ -122,8 +120,7 @@ CTS_TEST_F(MemoryCase, malloc_async_round_trip, "conformance", "memory", "RT-MEM
     const std::vector<uint8_t> data = RandomBytes(rng, bytes);
     std::vector<uint8_t> back = Complement(data);
     void *p = nullptr;
-    CTS_ASSERT_OK(rt().infinirtMallocAsync(&p, bytes, target));
-    ASSERT_NE(p, nullptr) << "infinirtMallocAsync answered SUCCESS with NULL";
+    RT_ASSERT_ALLOCATED(rt().infinirtMallocAsync(&p, bytes, target), p, bytes);
     CTS_ASSERT_OK(rt().infinirtMemcpyAsync(p, data.data(), bytes, INFINIRT_MEMCPY_H2D, target));
     CTS_ASSERT_OK(rt().infinirtMemcpyAsync(back.data(), p, bytes, INFINIRT_MEMCPY_D2H, target));
     CTS_ASSERT_OK(rt().infinirtFreeAsync(p, target));
@@ -137,7 +134,7 @@ CTS_TEST_F(MemoryCase, malloc_async_rejects, "conformance", "memory", "RT-MEM-21
   CTS_ASSERT_OK(rt().infinirtFreeAsync(nullptr, nullptr));
   CTS_ASSERT_STATUS(rt().infinirtFreeAsync(host.data(), nullptr), INFINI_STATUS_BAD_PARAM);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMallocAsync(&p, 4097, nullptr));
+  RT_ASSERT_ALLOCATED(rt().infinirtMallocAsync(&p, 4097, nullptr), p, 4097);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_STATUS(rt().infinirtFreeAsync(static_cast<uint8_t *>(p) + 1, nullptr), INFINI_STATUS_BAD_PARAM);
   CTS_ASSERT_OK(rt().infinirtFreeAsync(hold.Release(), nullptr));
@@ -148,7 +145,7 @@ CTS_TEST_F(MemoryCase, malloc_async_rejects, "conformance", "memory", "RT-MEM-21
 CTS_TEST_F(MemoryCase, malloc_host, "conformance", "memory", "RT-MEM-6", "RT-MEM-3") {
   auto rng = CaseRng();
   void *empty = reinterpret_cast<void *>(uintptr_t{0x10});
-  CTS_ASSERT_OK(rt().infinirtMallocHost(&empty, 0));
+  RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&empty, 0), empty, 0);
   CTS_ASSERT_OK(rt().infinirtFreeHost(empty));
   infinirtStream_t raw = nullptr;
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
@@ -156,12 +153,11 @@ CTS_TEST_F(MemoryCase, malloc_host, "conformance", "memory", "RT-MEM-6", "RT-MEM
   for (size_t bytes : {size_t{1}, size_t{777}, size_t{4097}, (size_t{1} << 20) + 3}) {
     SCOPED_TRACE(std::to_string(bytes) + " bytes");
     void *source = nullptr, *target = nullptr, *device = nullptr;
-    CTS_ASSERT_OK(rt().infinirtMallocHost(&source, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&source, bytes), source, bytes);
     ScopedHostMemory hold_source(source);
-    CTS_ASSERT_OK(rt().infinirtMallocHost(&target, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&target, bytes), target, bytes);
     ScopedHostMemory hold_target(target);
-    ASSERT_TRUE(source != nullptr && target != nullptr) << "infinirtMallocHost answered SUCCESS with NULL";
-    CTS_ASSERT_OK(rt().infinirtMalloc(&device, bytes));
+    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device, bytes), device, bytes);
     ScopedDeviceMemory hold_device(device);
     // Host memory the CPU writes directly, used as the host side of blocking and async copies.
     const std::vector<uint8_t> data = RandomBytes(rng, bytes);
@@ -193,12 +189,12 @@ CTS_TEST_F(MemoryCase, free_rejects_non_allocations, "conformance", "memory", "R
   auto rng = CaseRng();
   const size_t bytes = RandomOddIn(rng, 4097, 65537);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_STATUS(rt().infinirtFree(static_cast<uint8_t *>(p) + 1), INFINI_STATUS_BAD_PARAM);
   CTS_ASSERT_STATUS(rt().infinirtFree(static_cast<uint8_t *>(p) + bytes / 2), INFINI_STATUS_BAD_PARAM);
   void *pinned = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMallocHost(&pinned, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&pinned, bytes), pinned, bytes);
   ScopedHostMemory hold_pinned(pinned);
   CTS_ASSERT_STATUS(rt().infinirtFree(pinned), INFINI_STATUS_BAD_PARAM);
 
@@ -213,8 +209,7 @@ CTS_TEST_F(MemoryCase, free_rejects_non_allocations, "conformance", "memory", "R
 
 CTS_TEST_F(MemoryCase, double_free, "conformance", "memory", "RT-MEM-8") {
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, 4097));
-  ASSERT_NE(p, nullptr);
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, 4097), p, 4097);
   CTS_ASSERT_OK(rt().infinirtFree(p));
   CTS_ASSERT_STATUS(rt().infinirtFree(p), INFINI_STATUS_BAD_PARAM);
 }
@@ -223,11 +218,10 @@ CTS_TEST_F(MemoryCase, free_host_rejects, "conformance", "memory", "RT-MEM-9") {
   int on_stack = 0;
   CTS_ASSERT_STATUS(rt().infinirtFreeHost(&on_stack), INFINI_STATUS_BAD_PARAM);
   void *device = nullptr, *pinned = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&device, 4097));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device, 4097), device, 4097);
   ScopedDeviceMemory hold_device(device);
   CTS_ASSERT_STATUS(rt().infinirtFreeHost(device), INFINI_STATUS_BAD_PARAM);
-  CTS_ASSERT_OK(rt().infinirtMallocHost(&pinned, 4097));
-  ASSERT_NE(pinned, nullptr);
+  RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&pinned, 4097), pinned, 4097);
   CTS_ASSERT_STATUS(rt().infinirtFreeHost(static_cast<uint8_t *>(pinned) + 1), INFINI_STATUS_BAD_PARAM);
   CTS_ASSERT_OK(rt().infinirtFreeHost(pinned));
   CTS_ASSERT_STATUS(rt().infinirtFreeHost(pinned), INFINI_STATUS_BAD_PARAM);
@@ -258,7 +252,7 @@ class Copies : public cts::ParamCase<CopyParam> {
     const void *source = data.data();
     void *device_in = nullptr;
     if (device_source) {
-      CTS_ASSERT_OK(rt().infinirtMalloc(&device_in, bytes + 2 * kSrcPad));
+      RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device_in, bytes + 2 * kSrcPad), device_in, bytes + 2 * kSrcPad);
     }
     ScopedDeviceMemory hold_in(device_in);
     if (device_source) {
@@ -270,7 +264,7 @@ class Copies : public cts::ParamCase<CopyParam> {
     std::vector<uint8_t> &host_out = before;
     void *device_out = nullptr, *target = nullptr;
     if (device_target) {
-      CTS_ASSERT_OK(rt().infinirtMalloc(&device_out, before.size()));
+      RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device_out, before.size()), device_out, before.size());
       CTS_ASSERT_OK(rt().infinirtMemcpy(device_out, before.data(), before.size(), INFINIRT_MEMCPY_H2D));
       target = static_cast<uint8_t *>(device_out) + kDstPad;
     } else {
@@ -317,10 +311,10 @@ CTS_TEST_F(MemoryCase, peer_copy, "conformance", "memory", "RT-MEM-15") {
   const std::vector<uint8_t> data = RandomBytes(rng, bytes);
   void *on_first = nullptr, *on_last = nullptr;
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.back()));
-  CTS_ASSERT_OK(rt().infinirtMalloc(&on_last, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&on_last, bytes), on_last, bytes);
   ScopedDeviceMemory hold_last(on_last);
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.front()));
-  CTS_ASSERT_OK(rt().infinirtMalloc(&on_first, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&on_first, bytes), on_first, bytes);
   ScopedDeviceMemory hold_first(on_first);
   CTS_ASSERT_OK(rt().infinirtMemcpy(on_first, data.data(), bytes, INFINIRT_MEMCPY_H2D));
   CTS_ASSERT_OK(rt().infinirtMemcpy(on_last, on_first, bytes, INFINIRT_MEMCPY_D2D));
@@ -332,7 +326,7 @@ CTS_TEST_F(MemoryCase, peer_copy, "conformance", "memory", "RT-MEM-15") {
 
 CTS_TEST_F(MemoryCase, memcpy_null, "conformance", "memory", "RT-MEM-12", "RT-MEM-16") {
   void *device = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&device, 4097));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device, 4097), device, 4097);
   ScopedDeviceMemory hold(device);
   std::vector<uint8_t> host(4097);
   for (infinirtMemcpyKind_t kind : kAllKinds) {
@@ -362,9 +356,9 @@ CTS_TEST_F(MemoryCase, memcpy_wrong_kind, "conformance", "memory", "RT-MEM-14", 
   auto rng = CaseRng();
   constexpr size_t kBytes = 4097;
   void *device = nullptr, *pinned = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&device, kBytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&device, kBytes), device, kBytes);
   ScopedDeviceMemory hold_device(device);
-  CTS_ASSERT_OK(rt().infinirtMallocHost(&pinned, kBytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&pinned, kBytes), pinned, kBytes);
   ScopedHostMemory hold_pinned(pinned);
   const std::vector<uint8_t> device_data = RandomBytes(rng, kBytes);
   CTS_ASSERT_OK(rt().infinirtMemcpy(device, device_data.data(), kBytes, INFINIRT_MEMCPY_H2D));
@@ -406,9 +400,9 @@ CTS_TEST_F(MemoryCase, memcpy_outside_allocation, "conformance", "memory", "RT-M
   const size_t bytes = RandomOddIn(rng, 4097, 65537);
   std::vector<uint8_t> host = RandomBytes(rng, bytes + 16);
   void *p = nullptr, *q = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold_p(p);
-  CTS_ASSERT_OK(rt().infinirtMalloc(&q, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&q, bytes), q, bytes);
   ScopedDeviceMemory hold_q(q);
   auto *pb = static_cast<uint8_t *>(p);
   CTS_ASSERT_STATUS(rt().infinirtMemcpy(p, host.data(), bytes + 1, INFINIRT_MEMCPY_H2D), INFINI_STATUS_BAD_PARAM);
@@ -453,7 +447,7 @@ CTS_TEST_P(MemsetPatterns, memset_pattern, "memory", "RT-MEM-17") {
   const size_t length = RandomOddIn(rng, 1, bytes - offset - 1);
   std::vector<uint8_t> expected = RandomBytes(rng, bytes);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_OK(rt().infinirtMemcpy(p, expected.data(), bytes, INFINIRT_MEMCPY_H2D));
   CTS_ASSERT_OK(rt().infinirtMemset(static_cast<uint8_t *>(p) + offset, value, length));
@@ -473,7 +467,7 @@ CTS_TEST_F(MemoryCase, memset_async_odd_offsets, "conformance", "memory", "RT-ME
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
   ScopedStream stream(raw);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_OK(rt().infinirtMemcpyAsync(p, expected.data(), bytes, INFINIRT_MEMCPY_H2D, raw));
   std::vector<uint8_t> initial = expected;  // the H2D source stays unchanged until the sync
@@ -496,7 +490,7 @@ CTS_TEST_F(MemoryCase, memset_rejects, "conformance", "memory", "RT-MEM-18") {
   std::vector<uint8_t> host = RandomBytes(rng, bytes);
   const std::vector<uint8_t> host_before = host;
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_STATUS(rt().infinirtMemset(nullptr, 1, bytes), INFINI_STATUS_NULL_POINTER);
   CTS_ASSERT_STATUS(rt().infinirtMemsetAsync(nullptr, 1, bytes, nullptr), INFINI_STATUS_NULL_POINTER);
@@ -515,7 +509,7 @@ CTS_TEST_F(MemoryCase, zero_byte_operations, "conformance", "memory", "RT-MEM-11
   const size_t bytes = RandomOddIn(rng, 17, 4097);
   const std::vector<uint8_t> data = RandomBytes(rng, bytes);
   void *p = nullptr;
-  CTS_ASSERT_OK(rt().infinirtMalloc(&p, bytes));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
   CTS_ASSERT_OK(rt().infinirtMemcpy(p, data.data(), bytes, INFINIRT_MEMCPY_H2D));
   CTS_ASSERT_OK(rt().infinirtMemset(p, static_cast<int>(rng()), 0));

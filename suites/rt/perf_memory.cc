@@ -130,25 +130,21 @@ CTS_TEST_P(CopyBandwidth, memcpy_bandwidth, "memory", "RT-MEM-6", "RT-MEM-16", "
   std::unique_ptr<ScopedDeviceMemory> hold_source, hold_target;
   uint8_t *source = nullptr, *target = nullptr;
   if (device_source) {
-    CTS_ASSERT_OK(NewDeviceBuffer(bytes, &hold_source, &source));
-    ASSERT_NE(source, nullptr) << "infinirtMalloc answered SUCCESS with NULL";
+    RT_ASSERT_ALLOCATED(NewDeviceBuffer(bytes, &hold_source, &source), source, bytes);
     std::vector<uint8_t> staging(bytes);
     FillPattern(staging.data(), 0, bytes, seed);
     CTS_ASSERT_OK(rt().infinirtMemcpy(source, staging.data(), bytes, INFINIRT_MEMCPY_H2D));
   } else {
-    CTS_ASSERT_OK(host_source.Allocate(param.host, bytes));
-    ASSERT_NE(host_source.data(), nullptr) << "infinirtMallocHost answered SUCCESS with NULL";
+    RT_ASSERT_ALLOCATED(host_source.Allocate(param.host, bytes), host_source.data(), bytes);
     source = host_source.data();
     FillPattern(source, 0, bytes, seed);
   }
   // The destination starts out different from the source at every window checked.
   if (device_target) {
-    CTS_ASSERT_OK(NewDeviceBuffer(bytes, &hold_target, &target));
-    ASSERT_NE(target, nullptr) << "infinirtMalloc answered SUCCESS with NULL";
+    RT_ASSERT_ALLOCATED(NewDeviceBuffer(bytes, &hold_target, &target), target, bytes);
     CTS_ASSERT_OK(rt().infinirtMemset(target, 0, bytes));
   } else {
-    CTS_ASSERT_OK(host_target.Allocate(param.host, bytes));
-    ASSERT_NE(host_target.data(), nullptr) << "infinirtMallocHost answered SUCCESS with NULL";
+    RT_ASSERT_ALLOCATED(host_target.Allocate(param.host, bytes), host_target.data(), bytes);
     target = host_target.data();
     FillPattern(target, 0, bytes, ~seed);
   }
@@ -192,13 +188,11 @@ CTS_TEST_P(CopyLatency, memcpy_async_latency, "memory", "RT-MEM-6", "RT-MEM-16",
   const CopyPerfParam &param = GetParam();
   constexpr uint8_t kByte = 0x5a;
   HostBuffer host;
-  CTS_ASSERT_OK(host.Allocate(param.host, param.bytes));
-  ASSERT_NE(host.data(), nullptr) << "infinirtMallocHost answered SUCCESS with NULL";
+  RT_ASSERT_ALLOCATED(host.Allocate(param.host, param.bytes), host.data(), param.bytes);
   std::fill_n(host.data(), param.bytes, kByte);
   std::unique_ptr<ScopedDeviceMemory> hold_target;
   uint8_t *device = nullptr;
-  CTS_ASSERT_OK(NewDeviceBuffer(param.bytes, &hold_target, &device));
-  ASSERT_NE(device, nullptr) << "infinirtMalloc answered SUCCESS with NULL";
+  RT_ASSERT_ALLOCATED(NewDeviceBuffer(param.bytes, &hold_target, &device), device, param.bytes);
   CTS_ASSERT_OK(rt().infinirtMemset(device, 0, param.bytes));
 
   infinirtStream_t raw = nullptr;

@@ -23,6 +23,11 @@ namespace infinicts::rt_cases {
 class StreamChain {
  public:
   StreamChain(uint64_t seed, size_t bytes);
+  // Releases the device buffers first: their release waits for the device, so a copy a case
+  // that ended early left pending never reads a staging buffer or writes a snapshot freed here.
+  ~StreamChain();
+  StreamChain(const StreamChain &) = delete;
+  StreamChain &operator=(const StreamChain &) = delete;
 
   // Allocates both buffers on the current device and enqueues their random initial
   // content (H2D) on `stream`.
@@ -41,6 +46,8 @@ class StreamChain {
   const std::vector<uint8_t> &expected_main() const { return model_main_; }
   // The call that failed, for messages.
   const std::string &last_call() const { return last_call_; }
+  // Whether Start's infinirtMalloc answered SUCCESS with a NULL pointer (Start then enqueued nothing).
+  bool malloc_gave_null() const { return malloc_gave_null_; }
 
  private:
   struct Snapshot {
@@ -57,14 +64,16 @@ class StreamChain {
   std::deque<std::vector<uint8_t>> staging_;  // H2D sources must stay unchanged until done
   std::deque<Snapshot> snapshots_;
   std::string last_call_;
+  bool malloc_gave_null_ = false;
 };
 
 }  // namespace infinicts::rt_cases
 
-// Asserts that a chain step succeeded; the message names the runtime call that did not.
-#define CTS_ASSERT_CHAIN_OK(chain, step)                                  \
-  do {                                                                    \
-    const infiniStatus_t chain_status_ = (chain).step;                    \
-    SCOPED_TRACE("failed chain call: " + (chain).last_call());            \
-    CTS_ASSERT_OK(chain_status_);                                         \
+// Asserts that a chain step succeeded, as CTS_ASSERT_OK does for the runtime call that did not.
+#define CTS_ASSERT_CHAIN_OK(chain, step)                                                   \
+  do {                                                                                     \
+    const infiniStatus_t chain_status_ = (chain).step;                                     \
+    CTS_ASSERT_OK_AS(chain_status_, "the chain's " + (chain).last_call(), true);           \
+    CTS_ASSERT_GAVE_AS((chain).malloc_gave_null(), std::string("the chain's infinirtMalloc"), \
+                       "a NULL pointer for " << (chain).bytes() << " bytes");              \
   } while (0)

@@ -6,6 +6,7 @@
 // cares about).
 #pragma once
 
+#include "cts/case.h"
 #include "infinirt.h"
 
 namespace infinicts::rt_cases {
@@ -69,3 +70,13 @@ struct ScopedEvent : Scoped {
 };
 
 }  // namespace infinicts::rt_cases
+
+// An allocation a case makes (`call`: Malloc, MallocAsync or MallocHost into `pointer`), checked
+// as CTS_ASSERT_OK checks a call, and a NULL pointer for `bytes` > 0 the same way: the case ends
+// blocked by RT-MEM-2 (RT-MEM-6, RT-MEM-20) unless it checks that clause itself.
+#define RT_ASSERT_ALLOCATED(call, pointer, bytes)                                                      \
+  do {                                                                                                 \
+    CTS_ASSERT_OK(call);                                                                               \
+    CTS_ASSERT_GAVE_AS((pointer) == nullptr && (bytes) > 0, std::string(#call),                        \
+                       "a NULL pointer for " << (bytes) << " bytes");                                  \
+  } while (0)

@@ -56,9 +56,10 @@ TEST(DeviceIdTest, PrintsTypeNameAndIndex) {
 TEST(DeviceErrorTest, CarriesStatusCallAndDetail) {
   DeviceError plain("infinirtMalloc", INFINI_STATUS_BAD_PARAM);
   EXPECT_EQ(INFINI_STATUS_BAD_PARAM, plain.status());
-  EXPECT_STREQ("infinirtMalloc: INFINI_STATUS_BAD_PARAM", plain.what());
-  DeviceError detailed("infinirtMalloc", INFINI_STATUS_INTERNAL_ERROR, "NULL for 8 bytes");
-  EXPECT_STREQ("infinirtMalloc: INFINI_STATUS_INTERNAL_ERROR (NULL for 8 bytes)", detailed.what());
+  EXPECT_STREQ("infinirtMalloc answered INFINI_STATUS_BAD_PARAM", plain.what());
+  EXPECT_EQ("infinirtMalloc", plain.call());
+  DeviceError detailed("infinirtMalloc", INFINI_STATUS_INTERNAL_ERROR, "(NULL for 8 bytes)");
+  EXPECT_STREQ("infinirtMalloc answered INFINI_STATUS_INTERNAL_ERROR (NULL for 8 bytes)", detailed.what());
 }
 
 }  // namespace

@@ -73,15 +73,17 @@ TEST_F(DeviceTest, StreamCreateFailureThrowsAndLeaksNothing) {
   EXPECT_EQ(cpu1_, FakeCurrentDevice());
 }
 
-TEST_F(DeviceTest, SuccessWithTheNullStreamIsAnInternalError) {
+TEST_F(DeviceTest, SuccessWithTheNullStreamGivesTheDefaultStream) {
   Force("infinirtStreamCreate", INFINI_STATUS_SUCCESS);  // answers without filling the handle
-  try {
-    gpu_.CreateStream();
-    FAIL() << "no DeviceError";
-  } catch (const DeviceError &error) {
-    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
+  {
+    std::unique_ptr<Stream> stream = gpu_.CreateStream();
+    ASSERT_NE(nullptr, stream);
+    EXPECT_EQ(nullptr, stream->raw());
+    EXPECT_TRUE(stream->is_default());
+    stream->Synchronize();  // the NULL stream is a valid stream
   }
-  EXPECT_EQ(0, Calls("infinirtStreamDestroy"));
+  EXPECT_EQ(0, Calls("infinirtStreamDestroy"));  // nor is it the caller's to destroy
+  EXPECT_EQ(cpu1_, FakeCurrentDevice());
 }
 
 TEST_F(DeviceTest, FailedStreamDestroyDoesNotThrowFromTheDestructor) {
@@ -213,8 +215,10 @@ TEST_F(DeviceTest, AllocationFailuresThrow) {
     gpu_.Allocate(64);
     FAIL() << "no DeviceError";
   } catch (const DeviceError &error) {
-    EXPECT_EQ(INFINI_STATUS_INTERNAL_ERROR, error.status());
-    EXPECT_NE(std::string::npos, std::string(error.what()).find("NULL"));
+    // The status the backend answered, never one it did not.
+    EXPECT_EQ(INFINI_STATUS_SUCCESS, error.status());
+    EXPECT_EQ("infinirtMalloc", error.call());
+    EXPECT_STREQ("infinirtMalloc answered INFINI_STATUS_SUCCESS with a NULL pointer for 64 bytes", error.what());
   }
   EXPECT_EQ(0, Calls("infinirtFree"));
   EXPECT_EQ(cpu1_, FakeCurrentDevice());

@@ -6,7 +6,7 @@ namespace infinicts::regression::testing {
 
 SyntheticReport::SyntheticReport() {
   json_ = {
-      {"schema_version", 1},
+      {"schema_version", 2},
       {"tool", {{"name", "infinicts"}, {"version", "0.1.0"}, {"git", "test"}}},
       {"host", {{"os", "Linux"}, {"cpu", "Test CPU"}, {"cores", 2}, {"memory_bytes", 1 << 30}}},
       {"backend",
@@ -24,7 +24,7 @@ SyntheticReport::SyntheticReport() {
         {"modes", {"conformance", "accuracy", "perf"}},
         {"complete", true}}},
       {"summary",
-       {{"total", 0}, {"pass", 0}, {"fail", 0}, {"unsupported", 0}, {"skip", 0}, {"crash", 0}, {"timeout", 0},
+       {{"total", 0}, {"pass", 0}, {"fail", 0}, {"unsupported", 0}, {"skip", 0}, {"blocked", 0}, {"crash", 0}, {"timeout", 0},
         {"xfail", 0}, {"levels", {{"minimal", false}, {"advanced", false}}}}},
       {"results", nlohmann::json::array()},
   };

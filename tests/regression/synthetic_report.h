@@ -1,4 +1,4 @@
-// Reports built in the tests: a valid report (schema_version 1) to which cases are added
+// Reports built in the tests: a valid report (schema_version 2) to which cases are added
 // one by one, with the statuses, metrics and samples each test needs.
 #pragma once
 

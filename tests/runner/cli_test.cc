@@ -31,6 +31,7 @@ const char *const kSegfaults = "rt.event.conformance/segfaults";
 const char *const kHangs = "rt.event.conformance/hangs";
 const char *const kSkipped = "rt.stream.conformance/needs_two_devices";
 const char *const kUnsupported = "rt.guard.conformance/stream_create";
+const char *const kBlocked = "rt.memory.conformance/setup_blocked";
 const char *const kAccuracy16 = "rt.memory.accuracy/malloc_free/n16";
 const char *const kAccuracy64 = "rt.memory.accuracy/malloc_free/n64";
 const char *const kPerf = "rt.memory.perf/malloc_free/n1024";
@@ -59,7 +60,7 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_EQ(Status(report, kAborts), "pass");
   EXPECT_EQ(Status(report, kAccuracy64), "pass");
   EXPECT_TRUE(FindResult(report, kPerf).is_null()) << "perf runs only when asked";
-  EXPECT_EQ(report["summary"]["total"], 10);
+  EXPECT_EQ(report["summary"]["total"], 11);
   EXPECT_EQ(report["summary"]["fail"], 1);
   EXPECT_EQ(report["run"]["complete"], true);
   EXPECT_EQ(report["run"]["modes"], json({"conformance", "accuracy"}));
@@ -90,6 +91,39 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_NE(run.out.find("level minimal   not reached"), std::string::npos) << run.out;
 }
 
+TEST_F(CliTest, ACaseWhoseSetupFailsIsBlockedNamingTheRootCause) {
+  const CliRun run = RunCli(RunArgs({"--quiet"}), {{"FAKE_SUITE_FAULTS", "blocked"}});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const json report = Report();
+  ExpectValid(report);
+  const json blocked = FindResult(report, kBlocked);
+  EXPECT_EQ(blocked["status"], "blocked");
+  const std::string message = blocked["message"];
+  // What came back, the clause the call broke and the case that checks it, on the first line.
+  EXPECT_EQ(message.rfind("infinirtSetDevice answered INFINI_STATUS_DEVICE_NOT_FOUND; blocked by RT-DEV-7, which "
+                          "rt.device.conformance/set_get_round_trip/* checks",
+                          0),
+            0u)
+      << message;
+  EXPECT_EQ(report["summary"]["blocked"], 1);
+  EXPECT_EQ(report["summary"]["fail"], 1);
+  EXPECT_NE(run.out.find(std::string("BLOCKED  ") + kBlocked + ": infinirtSetDevice answered"), std::string::npos)
+      << run.out;
+  EXPECT_EQ(report["summary"]["levels_detail"]["minimal"][1],
+            "rt.memory: 1 fail, 1 blocked (first: rt.memory.conformance/wrong_value)");
+}
+
+TEST_F(CliTest, AFailureNamesItsClauseAndWhatCameBackFirst) {
+  const CliRun run = RunCli(RunArgs({"--quiet", "--filter", kFailing}));
+  const json failing = FindResult(Report(), kFailing);
+  const std::string message = failing["message"];
+  // GoogleTest's "Expected equality of these values" reworded, the clause in front.
+  EXPECT_EQ(message.substr(0, message.find('\n')),
+            "RT-MEM-1: fake check: expected 4 bytes, got 5: expected expected (4) to equal got (5)")
+      << message;
+  EXPECT_NE(message.find("\n  at fake_suite.cc:"), std::string::npos) << message;
+}
+
 TEST_F(CliTest, ACrashEndsOnlyItsCase) {
   const CliRun run = RunCli(RunArgs({}), {{"FAKE_SUITE_FAULTS", "abort,segv"}});
   EXPECT_EQ(run.exit_code, 1);
@@ -100,7 +134,7 @@ TEST_F(CliTest, ACrashEndsOnlyItsCase) {
   EXPECT_EQ(Status(report, kHangs), "pass");
   EXPECT_EQ(Status(report, kSkipped), "skip");
   EXPECT_EQ(Status(report, kAccuracy64), "pass");
-  EXPECT_EQ(report["summary"]["total"], 10);
+  EXPECT_EQ(report["summary"]["total"], 11);
   const std::string aborted = FindResult(report, kAborts)["message"];
   EXPECT_NE(aborted.find("was killed by signal 6 (SIGABRT) during this case"), std::string::npos) << aborted;
   EXPECT_NE(aborted.find("fake suite: aborting on purpose"), std::string::npos) << aborted;
@@ -135,7 +169,7 @@ TEST_F(CliTest, AChildThatExitsBetweenCasesIsRestarted) {
   EXPECT_EQ(run.exit_code, 1);
   const json report = Report();
   ExpectValid(report);
-  EXPECT_EQ(report["summary"]["total"], 10);
+  EXPECT_EQ(report["summary"]["total"], 11);
   EXPECT_EQ(report["summary"]["crash"], 0);
   EXPECT_EQ(Status(report, kAccuracy64), "pass");
 }
@@ -145,7 +179,7 @@ TEST_F(CliTest, AChildThatRunsNothingEndsTheRestAsCrash) {
   EXPECT_EQ(run.exit_code, 1);
   const json report = Report();
   ExpectValid(report);
-  EXPECT_EQ(report["summary"]["crash"], 10);
+  EXPECT_EQ(report["summary"]["crash"], 11);
   const std::string message = FindResult(report, kPassing)["message"];
   EXPECT_NE(message.find("exited with code 0 without starting this case"), std::string::npos) << message;
 }
@@ -155,7 +189,7 @@ TEST_F(CliTest, AChildThatHangsBeforeItsFirstCaseEndsTheRestAsTimeout) {
   EXPECT_EQ(run.exit_code, 1);
   const json report = Report();
   ExpectValid(report);
-  EXPECT_EQ(report["summary"]["timeout"], 10);
+  EXPECT_EQ(report["summary"]["timeout"], 11);
   const std::string message = FindResult(report, kAccuracy16)["message"];
   EXPECT_NE(message.find("started no case within 1 s"), std::string::npos) << message;
 }
@@ -187,12 +221,12 @@ void CliTestSignalsRunner(const std::string &dir, const std::vector<std::string>
     const json report = ReadJson(out);
     return report.is_object() ? report["results"].size() : 0;
   };
-  while (std::chrono::steady_clock::now() < deadline && (suite_pid == 0 || finished_cases() < 5)) {
+  while (std::chrono::steady_clock::now() < deadline && (suite_pid == 0 || finished_cases() < 6)) {
     runner->Pump(20, [](runner::ChildProcess::Stream, std::string_view) {});
     if (suite_pid == 0) std::ifstream(pid_file) >> suite_pid;
   }
   ASSERT_NE(suite_pid, 0) << "the hanging case never started";
-  ASSERT_EQ(finished_cases(), 5u);
+  ASSERT_EQ(finished_cases(), 6u);
   ASSERT_EQ(kill(runner->pid(), signal_number), 0);
   const int status = runner->Reap();
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number) << "wait status " << status;
@@ -201,7 +235,7 @@ void CliTestSignalsRunner(const std::string &dir, const std::vector<std::string>
   ASSERT_TRUE(report.is_object());
   EXPECT_TRUE(report::ValidateReport(report).empty());
   EXPECT_EQ(report["run"]["complete"], false);
-  EXPECT_EQ(report["summary"]["total"], 5);
+  EXPECT_EQ(report["summary"]["total"], 6);
   EXPECT_EQ(FindResult(report, kPassing)["status"], "pass");
   EXPECT_EQ(FindResult(report, kFailing)["status"], "fail");
   EXPECT_EQ(FindResult(report, kSegfaults)["status"], "pass");
@@ -245,8 +279,8 @@ TEST_F(CliTest, ADeviceTypeWithoutDevicesSkipsEveryCase) {
   EXPECT_EQ(run.err, "infinicts: warning: the backend has no nvidia device; every selected case is skipped\n");
   const json report = Report();
   ExpectValid(report);
-  EXPECT_EQ(report["summary"]["skip"], 10);
-  EXPECT_EQ(report["summary"]["total"], 10);
+  EXPECT_EQ(report["summary"]["skip"], 11);
+  EXPECT_EQ(report["summary"]["total"], 11);
   EXPECT_EQ(FindResult(report, kFailing)["message"], "the backend has no nvidia device");
   EXPECT_EQ(report["backend"]["device_count"], 0);
   EXPECT_EQ(report["backend"]["device_type"], "nvidia");
@@ -258,7 +292,7 @@ TEST_F(CliTest, FiltersModesAndExitZeroWhenNothingFails) {
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   const json report = Report();
   ExpectValid(report);
-  EXPECT_EQ(report["summary"]["total"], 7);  // 2 device, 2 memory accuracy, 3 perf (flaky_once, malloc_free, copy)
+  EXPECT_EQ(report["summary"]["total"], 8);  // 2 device, 1 memory, 2 memory accuracy, 3 perf (flaky_once, malloc_free, copy)
   EXPECT_EQ(Status(report, kPerf), "pass");
   EXPECT_TRUE(FindResult(report, kFailing).is_null());
   EXPECT_EQ(report["run"]["modes"], json({"accuracy", "conformance", "perf"}));
@@ -297,7 +331,7 @@ TEST_F(CliTest, LevelMinimalLeavesOutEventsAndFailsWhenNotReached) {
 TEST_F(CliTest, ListPrintsTheSelectedIds) {
   const CliRun all = RunCli({"list"});
   EXPECT_EQ(all.exit_code, 0) << all.err;
-  EXPECT_EQ(std::count(all.out.begin(), all.out.end(), '\n'), 10) << all.out;
+  EXPECT_EQ(std::count(all.out.begin(), all.out.end(), '\n'), 11) << all.out;
   EXPECT_EQ(all.out.rfind(std::string(kPassing) + "\n", 0), 0u);
   const CliRun some = RunCli({"list", "--mode", "perf,accuracy", "--filter", "*n1024*,*n16"});
   EXPECT_EQ(some.out, std::string(kAccuracy16) + "\n" + kPerf + "\n");

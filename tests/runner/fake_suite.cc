@@ -1,6 +1,7 @@
 // A suite binary named "rt" whose cases end in every way the runner must handle.
 // Crashes and hangs happen only when FAKE_SUITE_FAULTS (comma-separated) asks:
 //   abort, segv, hang            the case of that name aborts / segfaults / sleeps
+//   blocked                      setup_blocked's SetDevice, which it needs but does not check, fails
 //   exit_after_case              the process exits normally after each case it ends
 //   exit_before_cases            the process exits normally before its first case
 //   hang_before_cases            the process sleeps before its first case
@@ -79,6 +80,11 @@ CTS_TEST_F(FakeDevice, chatty, "conformance", "device", "RT-DEV-2") {
 CTS_TEST_F(FakeMemory, wrong_value, "conformance", "memory", "RT-MEM-1") {
   const int expected = 4, got = 5;
   EXPECT_EQ(expected, got) << "fake check: expected 4 bytes, got 5";
+}
+
+CTS_TEST_F(FakeMemory, setup_blocked, "conformance", "memory", "RT-MEM-3") {
+  const int device = FaultAsked("blocked") ? 7 : 0;  // the fake backend has device 0 only
+  CTS_ASSERT_OK(rt().infinirtSetDevice(INFINI_DEVICE_CPU, device));
 }
 
 CTS_TEST_F(FakeEvent, aborts, "conformance", "event", "RT-EVT-1") {

@@ -133,7 +133,7 @@ TEST(ReportSchema, RejectsBrokenReports) {
   EXPECT_EQ(Pointers(ValidateReport(negative_count)), std::vector<std::string>{"/summary/pass"});
 
   json wrong_version = good;
-  wrong_version["schema_version"] = 2;
+  wrong_version["schema_version"] = 3;
   EXPECT_EQ(Pointers(ValidateReport(wrong_version)), std::vector<std::string>{"/schema_version"});
 
   json unknown_key = good;

@@ -8,8 +8,14 @@
 namespace infinicts::op_cases {
 namespace {
 
+// Waits for the operator's work and the read-back behind it. A failure here is the case's own:
+// the work the stream waits for is the operator's (a device's asynchronous errors surface here).
 void Synchronize(infinirtStream_t stream) {
-  ThrowIfRtFailed(cts::rt().infinirtStreamSynchronize(stream), "infinirtStreamSynchronize");
+  const infiniStatus_t status = cts::rt().infinirtStreamSynchronize(stream);
+  if (status == INFINI_STATUS_SUCCESS) return;
+  if (cts::IsUnsupportedStatus(status)) GTEST_SKIP() << cts::kUnsupportedPrefix << "infinirtStreamSynchronize answered " << StatusName(status);
+  OP_FAIL("OP-STREAM-1: infinirtStreamSynchronize after the compute call answered " + StatusName(status) +
+          ", expected INFINI_STATUS_SUCCESS");
 }
 
 std::string DtypesText(const std::vector<TensorSpec> &specs) {
@@ -41,8 +47,7 @@ void Guarded(const std::function<void()> &body) {
   try {
     body();
   } catch (const device::DeviceError &error) {
-    if (cts::IsUnsupportedStatus(error.status())) GTEST_SKIP() << cts::kUnsupportedPrefix << error.what();
-    OP_FAIL(std::string("a runtime call the case needs failed: ") + error.what());
+    CTS_END_FOR_CALL(error.call(), error.status(), error.what());
   } catch (const std::exception &error) {
     OP_FAIL(std::string("op suite error (not the backend's): ") + error.what());
   }
@@ -118,6 +123,7 @@ void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
   if (options.destroy_after_compute) CTS_ASSERT_OK(desc.Destroy());
   on_device.DownloadAsync(raw);
   Synchronize(raw);
+  OP_CHECKPOINT();
   on_device.Verify();
   cts::RecordMetric("flop_count", call.flops);
   cts::RecordMetric("byte_count", call.bytes);
@@ -174,6 +180,7 @@ void CheckComputeNullPointers(const PreparedCall &call) {
   }
   on_device.DownloadAsync(stream->raw());
   Synchronize(stream->raw());
+  OP_CHECKPOINT();
   on_device.VerifyUnchanged("a compute call refused with NULL_POINTER");
 }
 
@@ -207,6 +214,7 @@ void CheckWorkspace(const PreparedCall &call) {
                       INFINI_STATUS_NULL_POINTER);
     on_device.DownloadAsync(stream->raw());
     Synchronize(stream->raw());
+    OP_CHECKPOINT();
     on_device.VerifyUnchanged("a compute call refused for its workspace");
   }
   // More than asked for is fine; with nothing asked for, NULL and 0 are.
@@ -215,6 +223,7 @@ void CheckWorkspace(const PreparedCall &call) {
   CTS_ASSERT_OK(call.calls.compute(desc.get(), workspace.data(), workspace.size, pointers, stream->raw()));
   on_device.DownloadAsync(stream->raw());
   Synchronize(stream->raw());
+  OP_CHECKPOINT();
   on_device.Verify();
 }
 
@@ -269,6 +278,7 @@ void CheckReuse(const std::vector<PreparedCall> &calls) {
                                              stream->raw()));
     on_device.DownloadAsync(stream->raw());
     Synchronize(stream->raw());
+    OP_CHECKPOINT();
     on_device.Verify();
     OP_CHECKPOINT();
   }
@@ -290,6 +300,7 @@ void CheckTwoStreams(const std::vector<PreparedCall> &calls) {
   }
   SyncOnExit sync_on_exit(device);
   const std::unique_ptr<device::Stream> streams[2] = {device.CreateStream(), device.CreateStream()};
+  CTS_REQUIRE_DISTINCT_STREAMS(streams[0]->raw(), streams[1]->raw());
   for (size_t i = 0; i < calls.size(); ++i) {
     const size_t s = i % 2;
     CTS_ASSERT_OK(calls[i].calls.compute(desc.get(), workspaces[s].data(), workspaces[s].size,
@@ -297,7 +308,9 @@ void CheckTwoStreams(const std::vector<PreparedCall> &calls) {
     on_device[i]->DownloadAsync(streams[s]->raw());
   }
   Synchronize(streams[0]->raw());
+  OP_CHECKPOINT();
   Synchronize(streams[1]->raw());
+  OP_CHECKPOINT();
   for (size_t i = 0; i < calls.size(); ++i) {
     SCOPED_TRACE("call " + std::to_string(i + 1) + " of " + std::to_string(calls.size()) + ", on stream " +
                  std::to_string(i % 2 + 1));

@@ -26,6 +26,8 @@ struct Options {
   std::string timeout = "10";
   std::string report;
   std::vector<std::string> expect;
+  std::vector<std::string> blocked;  // cases that must end blocked
+  bool only = false;                 // every case neither expected nor blocked must pass
   std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
   double max_seconds = 120;
 };
@@ -65,12 +67,14 @@ int main(int argc, char **argv) {
   app.add_option("--timeout", options.timeout, "the per-case time limit given to infinicts run");
   app.add_option("--report", options.report, "where the run writes its JSON report")->required();
   app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
+  app.add_option("--blocked", options.blocked, "glob of case ids that must end blocked (repeatable)");
+  app.add_flag("--only", options.only, "every case no --expect or --blocked glob matches must pass");
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
   app.add_option("--filter", options.filter, "glob of case ids to take, as infinicts --filter (repeatable)");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
-  if (!clean && options.expect.empty()) {
-    std::fprintf(stderr, "a fault needs at least one --expect glob\n");
+  if (!clean && options.expect.empty() && options.blocked.empty()) {
+    std::fprintf(stderr, "a fault needs at least one --expect or --blocked glob\n");
     return 2;
   }
 
@@ -116,7 +120,18 @@ int main(int argc, char **argv) {
     if (clean) {
       Verdict("every case passed", check::CheckAllPass(report));
     } else {
-      Verdict("the expected cases caught the fault", check::CheckCaught(report, options.expect));
+      if (!options.expect.empty()) {
+        Verdict("the expected cases caught the fault", check::CheckCaught(report, options.expect));
+      }
+      if (!options.blocked.empty()) {
+        Verdict("the cases that need what the fault breaks ended blocked",
+                check::CheckEndedAs(report, options.blocked, "blocked"));
+      }
+      if (options.only) {
+        std::vector<std::string> named = options.expect;
+        named.insert(named.end(), options.blocked.begin(), options.blocked.end());
+        Verdict("every other case passed", check::CheckOthersPass(report, named));
+      }
       std::vector<std::string> caught;
       for (const auto &result : report.value("results", nlohmann::json::array())) {
         const std::string status = result.value("status", std::string());

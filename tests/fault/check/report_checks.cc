@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -20,6 +21,15 @@ const nlohmann::json &Results(const nlohmann::json &report) {
 }
 
 std::string StatusOf(const nlohmann::json &result) { return result.value("status", std::string("<none>")); }
+
+bool MatchesAny(const std::vector<std::string> &globs, const std::string &id) {
+  for (const std::string &glob : globs) {
+    if (fnmatch(glob.c_str(), id.c_str(), 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string FirstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
 
 }  // namespace
 
@@ -69,20 +79,49 @@ std::vector<std::string> CheckComplete(const nlohmann::json &report, const std::
   return problems;
 }
 
-std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::vector<std::string> &globs) {
+namespace {
+
+// Each glob matches at least one case, and every case it matches ended as `wanted` says
+// (`what` describes it: "catch the fault", "end blocked").
+std::vector<std::string> CheckMatchedEnded(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                           const std::function<bool(const std::string &)> &wanted,
+                                           const std::string &what) {
   std::vector<std::string> problems;
-  if (globs.empty()) problems.push_back("no expected case given");
   for (const std::string &glob : globs) {
     int matched = 0;
     for (const auto &result : Results(report)) {
       const std::string id = result.value("id", std::string());
       if (fnmatch(glob.c_str(), id.c_str(), 0) != 0) continue;
       ++matched;
-      if (!IsCaught(StatusOf(result))) {
-        problems.push_back("expected to catch the fault but ended " + StatusOf(result) + ": " + id);
+      if (!wanted(StatusOf(result))) {
+        problems.push_back("expected to " + what + " but ended " + StatusOf(result) + ": " + id + ": " +
+                           FirstLine(result.value("message", std::string())));
       }
     }
-    if (matched == 0) problems.push_back("no case matches the expected glob " + glob);
+    if (matched == 0) problems.push_back("no case matches the glob " + glob);
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::vector<std::string> &globs) {
+  if (globs.empty()) return {"no expected case given"};
+  return CheckMatchedEnded(report, globs, IsCaught, "catch the fault");
+}
+
+std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                      const std::string &status) {
+  return CheckMatchedEnded(report, globs, [&](const std::string &got) { return got == status; }, "end " + status);
+}
+
+std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs) {
+  std::vector<std::string> problems;
+  for (const auto &result : Results(report)) {
+    const std::string id = result.value("id", std::string());
+    if (StatusOf(result) == "pass" || MatchesAny(globs, id)) continue;
+    problems.push_back(StatusOf(result) + " beyond the cases named: " + id + ": " +
+                       FirstLine(result.value("message", std::string())));
   }
   return problems;
 }

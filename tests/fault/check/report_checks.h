@@ -20,6 +20,13 @@ std::vector<std::string> CheckComplete(const nlohmann::json &report, const std::
 // Each glob matches at least one case, and every case it matches ended fail, crash or timeout.
 std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::vector<std::string> &globs);
 
+// Each glob matches at least one case, and every case it matches ended `status` (blocked, say).
+std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                      const std::string &status);
+
+// Every case no glob matches ended pass: the fault costs nothing beyond the cases named.
+std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs);
+
 // Every case ended pass.
 std::vector<std::string> CheckAllPass(const nlohmann::json &report);
 

@@ -45,11 +45,22 @@ TEST(FaultReportChecks, CaughtNeedsEveryMatchedCaseFailingAndAMatch) {
   EXPECT_FALSE(CheckCaught(report, {}).empty());
   EXPECT_FALSE(CheckCaught(Report({{"rt.a", "skip"}}), {"rt.a"}).empty());
   EXPECT_FALSE(CheckCaught(Report({{"rt.a", "unsupported"}}), {"rt.a"}).empty());
+  EXPECT_FALSE(CheckCaught(Report({{"rt.a", "blocked"}}), {"rt.a"}).empty()) << "a blocked case caught nothing itself";
+}
+
+TEST(FaultReportChecks, EndedAsAndOthersPass) {
+  const auto report = Report({{"op.add.conformance/two_streams/f16", "blocked"}, {"op.add.accuracy/x", "pass"},
+                              {"rt.stream.conformance/create_distinct", "fail"}});
+  EXPECT_TRUE(CheckEndedAs(report, {"op.*.conformance/two_streams/*"}, "blocked").empty());
+  EXPECT_FALSE(CheckEndedAs(report, {"op.*"}, "blocked").empty());
+  EXPECT_FALSE(CheckEndedAs(report, {"ccl.*"}, "blocked").empty());
+  EXPECT_TRUE(CheckOthersPass(report, {"op.*.conformance/two_streams/*", "rt.stream.*"}).empty());
+  EXPECT_FALSE(CheckOthersPass(report, {"op.*.conformance/two_streams/*"}).empty());
 }
 
 TEST(FaultReportChecks, AllPassRefusesAnyOtherStatusAndAnEmptyReport) {
   EXPECT_TRUE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", "pass"}})).empty());
-  for (const char *status : {"fail", "skip", "unsupported", "crash", "timeout", "xfail"}) {
+  for (const char *status : {"fail", "skip", "unsupported", "blocked", "crash", "timeout", "xfail"}) {
     EXPECT_FALSE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", status}})).empty()) << status;
   }
   EXPECT_FALSE(CheckAllPass(Report({})).empty());

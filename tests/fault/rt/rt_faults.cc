@@ -35,6 +35,13 @@ infiniStatus_t MallocNull(void **p_ptr, size_t size) {
   return INFINI_STATUS_SUCCESS;
 }
 
+// Work runs on the device's default stream, which is what InfiniCore's CPU runtime hands out.
+infiniStatus_t StreamCreateNull(infinirtStream_t *stream_ptr) {
+  if (stream_ptr == nullptr) return INFINI_STATUS_NULL_POINTER;
+  *stream_ptr = nullptr;
+  return INFINI_STATUS_SUCCESS;
+}
+
 infiniStatus_t CrashingStreamCreate(infinirtStream_t *) {
   std::raise(SIGSEGV);
   std::abort();  // in case a handler returned
@@ -62,6 +69,8 @@ const std::vector<RtFault> &RtFaults() {
        [](RtTable &calls) { calls.infinirtSetDevice = &SetDeviceSwitchingOnFailure; }},
       {"malloc_null", "Malloc of a non-zero size answers SUCCESS with a NULL pointer",
        [](RtTable &calls) { calls.infinirtMalloc = &MallocNull; }},
+      {"stream_create_null", "StreamCreate answers SUCCESS with the NULL stream",
+       [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
       {"crash_in_stream_create", "StreamCreate kills the process with SIGSEGV",
        [](RtTable &calls) { calls.infinirtStreamCreate = &CrashingStreamCreate; }},
       {"hang_in_stream_synchronize", "StreamSynchronize never returns",
