@@ -19,9 +19,10 @@ usage: ci/gate.sh --backend DIR|LIB --device TYPE --baseline BASE.json
   The infinicts command is --infinicts, else $INFINICTS, else build/bin/infinicts of this
   checkout, else `infinicts` on the PATH.
 
-Exit codes: 0 the run passed and nothing regressed; 1 a case failed, crashed or timed
-out, or the comparison found a regression; 2 bad usage, a backend that cannot be loaded,
-or a baseline that cannot be read.
+Exit codes: 0 the run passed and nothing regressed; 1 a case failed, was blocked, crashed or
+timed out, the backend had no device of the type (even with --allow-no-device), or the
+comparison found a regression; 2 bad usage, a backend that cannot be loaded or without a
+device of the type, or a baseline that cannot be read.
 TEXT
 }
 
@@ -86,6 +87,13 @@ run_status=$?
 if [ "$run_status" -eq 2 ] || [ ! -s "$out" ]; then
   echo "gate.sh: the run did not produce a report (exit $run_status)" >&2
   exit 2
+fi
+
+# A run that tested nothing (no device of the type, every case skipped under --allow-no-device)
+# must never pass a gate.
+if grep -Eq '"device_count": ?0[,}]' "$out"; then
+  echo "gate.sh: FAILED: the backend has no $device device: the run tested nothing ($out)"
+  exit 1
 fi
 
 compare_args=(compare "$baseline" "$out" --md "$md")

@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 ci/setup.sh
 ci/build.sh
 mkdir -p reports/out
-# Four virtual devices: the collective suite runs rank counts 1 to 4.
-export INFINICTS_CPU_DEVICES="${INFINICTS_CPU_DEVICES:-4}"
+# Eight virtual devices: every collective case runs (rank counts 1 to 8), so the run skips
+# nothing and judges both levels on a whole run.
+export INFINICTS_CPU_DEVICES="${INFINICTS_CPU_DEVICES:-8}"
 report=reports/out/cpu-reference
 status=0
 build/bin/infinicts run --backend build/lib --device cpu --mode conformance,accuracy,perf \

@@ -44,6 +44,9 @@ bool CollectCases(const std::vector<std::string> &requested_suites, const runner
     std::vector<cts::ListedCase> listed;
     if (!runner::ListSuiteCases(entry.binary, &listed, error)) return false;
     entry.cases = runner::SelectCases(listed, selection);
+    runner::Selection unfiltered = selection;
+    unfiltered.filter = runner::CaseFilter();
+    entry.unfiltered = runner::SelectCases(listed, unfiltered).size();
     suites->push_back(std::move(entry));
   }
   return true;

@@ -13,6 +13,7 @@ struct SuiteCases {
   std::string suite;
   std::string binary;
   std::vector<cts::ListedCase> cases;  // the selected ones
+  size_t unfiltered = 0;               // how many the selection would take without its --filter
 };
 
 // The modes a command runs: those asked for, or conformance and accuracy.

@@ -37,6 +37,7 @@ struct RunOptions {
   std::string profile = "quick";  // --profile quick|full (perf sweeps)
   double perf_budget_ms = 0;     // --perf-budget-ms; 0: the timing default
   bool cold_cache = false;       // --cold-cache
+  bool allow_no_device = false;  // --allow-no-device
   std::vector<std::string> argv;
 };
 

@@ -32,6 +32,11 @@ int CompareCommand(const CompareOptions &options) {
   settings.new_path = options.next;
   settings.threshold = options.threshold;
   const regression::Comparison comparison = regression::CompareReports(base, next, settings);
+  if (comparison.matched == 0) {
+    return UsageError(options.base + " and " + options.next + " have no case in common (" +
+                      std::to_string(comparison.base.results) + " and " + std::to_string(comparison.next.results) +
+                      " results): nothing to compare");
+  }
 
   std::fputs(regression::TerminalSummary(comparison).c_str(), stdout);
   std::fflush(stdout);

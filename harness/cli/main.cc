@@ -1,4 +1,4 @@
-// The `infinicts` command: list, run, info (CONTRACT.md "The command").
+// The `infinicts` command: list, run, info (docs/usage.md "Commands").
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -111,6 +111,8 @@ int main(int argc, char **argv) {
       ->type_name("MS")
       ->check(Quiet(CLI::PositiveNumber));
   run_command->add_flag("--cold-cache", run.cold_cache, "perf: flush the device's caches before every timed iteration");
+  run_command->add_flag("--allow-no-device", run.allow_no_device,
+                        "a device type of which the backend has no device: skip every case and exit 0 (else exit 2)");
   run_command->footer("Exit codes: 0 nothing failed, crashed or timed out (and the --level was reached); 1 otherwise; "
                       "2 bad usage or a backend that cannot be loaded.");
 

@@ -20,6 +20,7 @@
 #include "runner/probe.h"
 #include "runner/rerun_command.h"
 #include "runner/roofline_pass.h"
+#include "runner/suite_binaries.h"
 #include "runner/suite_runner.h"
 
 namespace infinicts::cli {
@@ -107,6 +108,41 @@ bool RerunFlaky(const runner::SuiteRunSpec &spec, const cts::ListedCase &listed,
   return !interrupted;
 }
 
+std::string Joined(const std::vector<std::string> &words) {
+  std::string text;
+  for (const std::string &word : words) text += (text.empty() ? "" : ",") + word;
+  return text;
+}
+
+// What keeps this run from judging the levels: every part of a level must have run whole.
+std::vector<std::string> Narrowings(const RunOptions &options, const std::vector<SuiteCases> &suites,
+                                    const std::vector<std::string> &modes) {
+  std::vector<std::string> narrowed;
+  std::vector<std::string> left_out;
+  const bool minimal_only = options.level == std::optional<std::string>("minimal");
+  for (const std::string &suite : runner::KnownSuites()) {
+    if (minimal_only && suite == "ccl") continue;  // the collectives are advanced only
+    if (std::none_of(suites.begin(), suites.end(), [&](const SuiteCases &cases) { return cases.suite == suite; }))
+      left_out.push_back(suite);
+  }
+  if (!left_out.empty()) narrowed.push_back("the run left out the " + Joined(left_out) + " suite(s)");
+  std::vector<std::string> modes_left_out;
+  for (const char *mode : {"conformance", "accuracy"}) {
+    if (std::find(modes.begin(), modes.end(), mode) == modes.end()) modes_left_out.push_back(mode);
+  }
+  if (!modes_left_out.empty()) narrowed.push_back("--mode left out the " + Joined(modes_left_out) + " cases");
+  size_t selected = 0, unfiltered = 0;
+  for (const SuiteCases &suite : suites) {
+    selected += suite.cases.size();
+    unfiltered += suite.unfiltered;
+  }
+  if (selected < unfiltered) {
+    narrowed.push_back("--filter " + Joined(options.filters) + " selected " + std::to_string(selected) + " of " +
+                       std::to_string(unfiltered) + " cases");
+  }
+  return narrowed;
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions &options) {
@@ -130,12 +166,20 @@ int RunCommand(const RunOptions &options) {
     expectations = std::move(loaded);
   }
 
+  const std::vector<std::string> modes = ModesOrDefault(options.modes);
+  const bool conformance_modes =
+      std::any_of(modes.begin(), modes.end(), [](const std::string &mode) { return mode != "perf"; });
+  if (options.level && !conformance_modes) {
+    return UsageError("--level judges conformance, and --mode " + Joined(modes) +
+                      " runs no conformance or accuracy case; leave out --level or add a mode");
+  }
+
   runner::BackendProbe probe;
   if (!runner::ProbeBackend(options.backends, std::max(options.timeout_s, kMinimumProbeSeconds), &probe, &error)) {
     return UsageError(error);
   }
   runner::Selection selection;
-  selection.modes = ModesOrDefault(options.modes);
+  selection.modes = modes;
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
   std::vector<SuiteCases> suites;
@@ -145,6 +189,11 @@ int RunCommand(const RunOptions &options) {
   if (total == 0) return UsageError("no case matches the selected suites, modes, level and filter");
 
   const int device_count = probe.device_counts.at(*device_type);
+  // A gate must never pass with its accelerator missing: only a run that says so may go on.
+  if (device_count == 0 && !options.allow_no_device) {
+    return UsageError("the backend has no " + device_name + " device (" + Joined(probe.libraries) +
+                      "); --allow-no-device runs anyway, every case ending skip");
+  }
   for (int id : requested_ids) {
     if (device_count > 0 && id >= device_count) {
       return UsageError("--device-ids names device " + std::to_string(id) + " but the backend has " +
@@ -168,6 +217,9 @@ int RunCommand(const RunOptions &options) {
   report.run.argv = options.argv;
   for (const SuiteCases &suite : suites) report.run.suites.push_back(suite.suite);
   report.run.modes = selection.modes;
+  report.run.narrowed = Narrowings(options, suites, modes);
+  report.run.minimal_only = options.level == std::optional<std::string>("minimal");
+  if (device_count == 0) report.run.narrowed.push_back("the backend has no " + device_name + " device: every case skipped");
   if (expectations) report.expectations = report::ExpectationsOutcome{expectations->file(), {}, {}, {}, {}};
   ReportFile report_file(options.out.empty() ? DefaultReportPath(device_name) : options.out, &report);
   if (!report_file.Write(false, &error)) return UsageError("cannot write the report: " + error);
@@ -217,6 +269,9 @@ int RunCommand(const RunOptions &options) {
       if (skip == nullptr) {
         to_run.push_back(listed);
         continue;
+      }
+      if (report.expectations->skipped.empty()) {
+        report.run.narrowed.push_back("--expect " + expectations->file() + " skipped cases");
       }
       report.expectations->skipped.push_back(listed.id);
       on_result(runner::SkippedResult(listed, *expectations, *skip));
@@ -297,7 +352,7 @@ int RunCommand(const RunOptions &options) {
   PrintSummary(stdout, report, report_file.path());
   std::fflush(stdout);
 
-  if (device_count == 0) return kExitOk;
+  if (device_count == 0) return kExitOk;  // --allow-no-device: every case skipped, as asked
   const report::StatusCounts &counts = report.counts();
   bool failed = false;
   for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);

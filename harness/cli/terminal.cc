@@ -16,6 +16,7 @@ using Clock = std::chrono::steady_clock;
 using report::Status;
 
 constexpr auto kRedrawInterval = std::chrono::milliseconds(200);
+constexpr size_t kRootCausesShown = 10;
 
 std::string Clock_mm_ss(double seconds) {
   const long total = static_cast<long>(seconds + 0.5);
@@ -113,6 +114,16 @@ void PrintSummary(std::FILE *out, const report::Report &report, const std::strin
   }
   print_row("all", "", report.counts());
 
+  const std::vector<report::RootCauseGroup> causes = report.root_causes();
+  if (!causes.empty()) {
+    std::fprintf(out, "\nfailures by root cause (%zu):", causes.size());
+    for (size_t i = 0; i < causes.size() && i < kRootCausesShown; ++i) {
+      std::fprintf(out, "\n  %s", report::DescribeGroup(causes[i]).c_str());
+    }
+    if (causes.size() > kRootCausesShown) std::fprintf(out, "\n  … %zu more in the report", causes.size() - kRootCausesShown);
+    std::fprintf(out, "\n");
+  }
+
   const std::vector<std::string> &modes = report.run.modes;
   const bool judged = std::any_of(modes.begin(), modes.end(), [](const std::string &mode) { return mode != "perf"; });
   if (!judged) {
@@ -121,7 +132,8 @@ void PrintSummary(std::FILE *out, const report::Report &report, const std::strin
   } else {
     const report::LevelOutcomes levels = report.levels();
     for (const auto &[name, outcome] : {std::pair{"minimal", levels.minimal}, std::pair{"advanced", levels.advanced}}) {
-      std::fprintf(out, "\nlevel %-9s %s", name, outcome.reached ? "reached" : "not reached");
+      std::fprintf(out, "\nlevel %-9s %s", name, outcome.Verdict());
+      if (outcome.reached) std::fprintf(out, " on %zu %s device(s)", report.backend.device_ids.size(), report.backend.device_type.c_str());
       for (const std::string &reason : outcome.reasons) std::fprintf(out, "\n  - %s", reason.c_str());
     }
   }

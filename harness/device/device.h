@@ -31,7 +31,7 @@ namespace infinicts::device {
 class DeviceError : public std::runtime_error {
  public:
   // what(): "<call> answered <status name>", then " <detail>" when a detail is given
-  // ("infinirtMalloc answered INFINI_STATUS_SUCCESS with a NULL pointer for 64 bytes").
+  // ("infinirtMalloc answered SUCCESS with a NULL pointer for 64 bytes").
   DeviceError(const std::string &what_call, infiniStatus_t status);
   DeviceError(const std::string &what_call, infiniStatus_t status, const std::string &detail);
   infiniStatus_t status() const { return status_; }

@@ -4,8 +4,9 @@
 namespace infinicts::device {
 namespace {
 
+// "answered SUCCESS with a NULL pointer …" reads as the suites' messages about the same answer do.
 std::string Describe(const std::string &call, infiniStatus_t status) {
-  return call + " answered " + StatusName(status);
+  return call + " answered " + (status == INFINI_STATUS_SUCCESS ? std::string("SUCCESS") : StatusName(status));
 }
 
 }  // namespace

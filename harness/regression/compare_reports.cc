@@ -38,13 +38,13 @@ report::Status StatusOf(const nlohmann::json &result) {
 
 std::string StatusText(const nlohmann::json &result) { return result.at("status").get<std::string>(); }
 
-void CompareStatuses(const ResultsById &base, const ResultsById &next, bool new_complete, Comparison *out) {
+void CompareStatuses(const ResultsById &base, const ResultsById &next, Comparison *out) {
   for (const auto &[id, base_result] : base) {
     const auto found = next.find(id);
     if (found == next.end()) {
-      // A complete run that lacks a case was asked for other cases (or the case was
-      // retired): noted. An incomplete one may have died before it: a passing case lost.
-      const bool lost = !new_complete && StatusOf(*base_result) == report::Status::kPass;
+      // A case that passed and has no new result is lost, whatever the reason (a run killed
+      // before it, a narrower selection, a retired id): the gate cannot vouch for it.
+      const bool lost = StatusOf(*base_result) == report::Status::kPass;
       out->status_changes.push_back({id, lost ? StatusChangeKind::kMissing : StatusChangeKind::kRemoved,
                                      StatusText(*base_result), "", base_result->value("message", "")});
       continue;
@@ -165,7 +165,7 @@ Comparison CompareReports(const nlohmann::json &base, const nlohmann::json &next
 
   const ResultsById base_results = IndexResults(base, "baseline", &comparison.warnings);
   const ResultsById new_results = IndexResults(next, "new", &comparison.warnings);
-  CompareStatuses(base_results, new_results, comparison.next.complete, &comparison);
+  CompareStatuses(base_results, new_results, &comparison);
   CompareAccuracy(base_results, new_results, &comparison);
   ComparePerf(base_results, new_results, settings.threshold, &comparison);
   return comparison;

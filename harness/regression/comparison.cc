@@ -4,14 +4,15 @@ namespace infinicts::regression {
 
 bool IsRegression(StatusChangeKind kind) {
   return kind == StatusChangeKind::kNewlyFailing || kind == StatusChangeKind::kLostCapability ||
-         kind == StatusChangeKind::kMissing;
+         kind == StatusChangeKind::kNoLongerRun || kind == StatusChangeKind::kMissing;
 }
 
 const char *StatusChangeTitle(StatusChangeKind kind) {
   switch (kind) {
     case StatusChangeKind::kNewlyFailing: return "newly failing";
     case StatusChangeKind::kLostCapability: return "lost capability";
-    case StatusChangeKind::kMissing: return "missing (new run incomplete)";
+    case StatusChangeKind::kNoLongerRun: return "no longer run";
+    case StatusChangeKind::kMissing: return "missing";
     case StatusChangeKind::kNewlyPassing: return "newly passing";
     case StatusChangeKind::kOtherChange: return "other status change";
     case StatusChangeKind::kAdded: return "added";

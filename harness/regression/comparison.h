@@ -21,18 +21,19 @@ struct RunSummary {
 };
 
 enum class StatusChangeKind {
-  kNewlyFailing,    // pass, xfail, skip or unsupported -> fail, crash or timeout
+  kNewlyFailing,    // pass, xfail, skip or unsupported -> fail, blocked, crash or timeout
   kLostCapability,  // pass -> unsupported: the backend no longer offers what it did
-  kMissing,         // passed, and the new run, which did not complete, has no result for it
+  kNoLongerRun,     // pass -> skip: what was tested is no longer
+  kMissing,         // passed, and the new report has no result for it
   kNewlyPassing,    // anything else -> pass
-  kOtherChange,     // e.g. fail -> crash, pass -> skip, pass -> xfail
+  kOtherChange,     // e.g. fail -> crash, pass -> xfail
   kAdded,           // only in the new report
-  kRemoved,         // only in the baseline, and the new run completed (its selection changed)
+  kRemoved,         // did not pass, and only the baseline has it
 };
 inline constexpr StatusChangeKind kAllStatusChangeKinds[] = {
-    StatusChangeKind::kNewlyFailing, StatusChangeKind::kLostCapability, StatusChangeKind::kMissing,
-    StatusChangeKind::kNewlyPassing, StatusChangeKind::kOtherChange,    StatusChangeKind::kAdded,
-    StatusChangeKind::kRemoved};
+    StatusChangeKind::kNewlyFailing, StatusChangeKind::kLostCapability, StatusChangeKind::kNoLongerRun,
+    StatusChangeKind::kMissing,      StatusChangeKind::kNewlyPassing,   StatusChangeKind::kOtherChange,
+    StatusChangeKind::kAdded,        StatusChangeKind::kRemoved};
 
 bool IsRegression(StatusChangeKind kind);
 const char *StatusChangeTitle(StatusChangeKind kind);  // "newly failing", "lost capability", …
@@ -106,7 +107,7 @@ struct Comparison {
 
   size_t CountOf(StatusChangeKind kind) const;
   size_t CountOf(PerfVerdict verdict) const;
-  // Newly failing, lost capability, missing and slowdowns: what makes `compare` exit 1.
+  // Newly failing, lost capability, no longer run, missing and slowdowns: what makes `compare` exit 1.
   size_t Regressions() const;
 };
 

@@ -9,6 +9,7 @@ std::optional<StatusChangeKind> ClassifyStatusChange(report::Status base, report
   if (report::IsFailure(next)) return report::IsFailure(base) ? StatusChangeKind::kOtherChange : StatusChangeKind::kNewlyFailing;
   if (next == Status::kPass) return StatusChangeKind::kNewlyPassing;
   if (base == Status::kPass && next == Status::kUnsupported) return StatusChangeKind::kLostCapability;
+  if (base == Status::kPass && next == Status::kSkip) return StatusChangeKind::kNoLongerRun;
   return StatusChangeKind::kOtherChange;
 }
 

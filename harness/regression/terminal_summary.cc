@@ -36,7 +36,8 @@ void WriteConformance(const Comparison &comparison, std::ostringstream &out) {
   out << (first ? " no status changed\n" : "\n");
   // Regressions first, then what got better; the rest is counted only.
   for (StatusChangeKind kind : {StatusChangeKind::kNewlyFailing, StatusChangeKind::kLostCapability,
-                                StatusChangeKind::kMissing, StatusChangeKind::kNewlyPassing}) {
+                                StatusChangeKind::kNoLongerRun, StatusChangeKind::kMissing,
+                                StatusChangeKind::kNewlyPassing}) {
     size_t shown = 0;
     for (const StatusChange &change : comparison.status_changes) {
       if (change.kind != kind || shown++ >= kItemsShown) continue;

@@ -88,15 +88,48 @@ std::string SummarySection(const Json &report) {
 
   out += "<h2 id=\"levels\">Conformance levels</h2>\n";
   if (!JudgesLevels(report)) return out + "<p>" + Escape(kLevelsNotJudged) + "</p>\n";
-  out += "<table class=\"levels\"><tr><th>level</th><th>reached</th><th>why not</th></tr>";
+  out += "<table class=\"levels\"><tr><th>level</th><th>verdict</th><th>why not</th></tr>";
   for (const char *level : {"minimal", "advanced"}) {
-    const bool reached = summary["levels"].value(level, false);
+    const std::string verdict = LevelVerdict(report, level);
     std::string reasons;
     if (summary.contains("levels_detail")) {
       for (const Json &reason : summary["levels_detail"][level]) reasons += "<li>" + Escape(reason.get<std::string>()) + "</li>";
     }
-    out += std::string("<tr><td>") + level + "</td>" + Cell(reached ? "yes" : "no", reached ? "pass" : "fail") + "<td>" +
+    std::string shown = verdict;
+    if (verdict == "reached" && summary.contains("judged_on_devices")) {
+      shown += " on " + std::to_string(summary.value("judged_on_devices", 0)) + " device(s)";
+    }
+    out += std::string("<tr><td>") + level + "</td>" +
+           Cell(shown, verdict == "reached" ? "pass" : verdict == "not judged" ? "skip" : "fail") + "<td>" +
            (reasons.empty() ? "" : "<ul>" + reasons + "</ul>") + "</td></tr>";
+  }
+  out += "</table>\n";
+  if (summary.contains("parts") && !summary["parts"].empty()) {
+    out += "<table class=\"parts\"><tr><th>part</th><th>level</th><th>verdict</th><th>cases</th><th>not passing</th></tr>";
+    for (const Json &part : summary["parts"]) {
+      const std::string others = NotPassingText(part["counts"]);
+      const std::string verdict = part.value("verdict", "");
+      out += "<tr><td><code>" + Escape(part.value("part", "")) + "</code></td>" + Cell(part.value("level", "")) +
+             Cell(verdict, verdict == "pass" ? "pass" : verdict == "fail" ? "fail" : "skip") +
+             NumberCell(std::to_string(part.value("total", 0))) + Cell(others) + "</tr>";
+    }
+    out += "</table>\n";
+  }
+  return out;
+}
+
+std::string RootCausesSection(const Json &report) {
+  const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
+  if (causes.empty()) return "";
+  std::string out = "<h2 id=\"root-causes\">Failures by root cause (" + std::to_string(causes.size()) +
+                    ")</h2>\n<table class=\"root-causes\"><tr><th>cases</th><th>status</th><th>clause</th>"
+                    "<th>first line</th><th>e.g.</th></tr>";
+  for (const report::RootCauseGroup &group : causes) {
+    const std::string status = report::StatusName(group.status);
+    std::string examples;
+    for (const std::string &id : group.examples) examples += "<code>" + Escape(id) + "</code><br>";
+    out += "<tr>" + NumberCell(std::to_string(group.count)) + Cell(status, status) + Cell(group.clause) + "<td>" +
+           Message(group.message) + "</td><td>" + examples + "</td></tr>";
   }
   return out + "</table>\n";
 }
@@ -271,7 +304,7 @@ std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
 
 std::string RenderHtmlReport(const Json &report, const std::vector<BenchmarkFile> &benchmarks) {
   std::string body = HeaderSection(report) + SummarySection(report) + ExpectationsSection(report) +
-                     FailuresSection(report) + OtherNonPassingSection(report) + ChartsSection(report) +
+                     RootCausesSection(report) + FailuresSection(report) + OtherNonPassingSection(report) + ChartsSection(report) +
                      SuiteTablesSection(report) + PerfSection(report) + PeaksSection(report) +
                      BenchmarksSection(benchmarks);
   body += "<script>" + std::string(kCheckScript) + "</script>";

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "render/report_data.h"
 #include "render/report_text.h"
 
 namespace infinicts::render {
@@ -89,6 +90,13 @@ std::string RenderJunitReport(const Json &report) {
               std::to_string(block.skipped) +
               "\" time=\"" + Seconds(block.time_ms) + "\" timestamp=\"" +
               XmlEscape(report["run"].value("started", "")) + "\">\n" + block.cases + "  </testsuite>\n";
+  }
+  // Failures by root cause, once for the run, where CI tools show the suites' output.
+  std::string causes;
+  for (const report::RootCauseGroup &group : RootCausesOf(report)) causes += report::DescribeGroup(group) + "\n";
+  if (!causes.empty()) {
+    blocks += "  <testsuite name=\"root causes\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+              "    <system-out>" + XmlEscape("failures by root cause:\n" + causes) + "</system-out>\n  </testsuite>\n";
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"infinicts " +
          XmlEscape(report["backend"].value("device_type", "")) + "\" tests=\"" + std::to_string(tests) +

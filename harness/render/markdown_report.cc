@@ -120,10 +120,35 @@ std::string RenderMarkdownReport(const Json &report, const std::vector<Benchmark
   if (!JudgesLevels(report)) out += std::string("- ") + kLevelsNotJudged + "\n";
   for (const char *level : {"minimal", "advanced"}) {
     if (!JudgesLevels(report)) break;
-    const bool reached = summary["levels"].value(level, false);
-    out += std::string("- **") + level + "**: " + (reached ? "reached" : "not reached") + "\n";
-    if (!reached && summary.contains("levels_detail")) {
+    const std::string verdict = LevelVerdict(report, level);
+    out += std::string("- **") + level + "**: " + verdict;
+    if (verdict == "reached" && summary.contains("judged_on_devices")) {
+      out += " on " + std::to_string(summary.value("judged_on_devices", 0)) + " device(s)";
+    }
+    out += "\n";
+    if (verdict != "reached" && summary.contains("levels_detail")) {
       for (const Json &reason : summary["levels_detail"][level]) out += "  - " + MarkdownCell(reason.get<std::string>()) + "\n";
+    }
+  }
+  if (summary.contains("parts") && !summary["parts"].empty()) {
+    out += "\n| part | level | verdict | cases | not passing |\n|---|---|---|---:|---|\n";
+    for (const Json &part : summary["parts"]) {
+      const std::string others = NotPassingText(part["counts"]);
+      out += "| " + Code(part.value("part", "")) + " | " + part.value("level", "") + " | " + part.value("verdict", "") +
+             " | " + std::to_string(part.value("total", 0)) + " | " + others + " |\n";
+    }
+  }
+
+  const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
+  if (!causes.empty()) {
+    out += "\n## Failures by root cause (" + std::to_string(causes.size()) + ")\n\n| cases | status | clause | first line | e.g. |\n|---:|---|---|---|---|\n";
+    for (size_t i = 0; i < causes.size() && i < kFailuresShown; ++i) {
+      std::string message = causes[i].message;
+      if (message.size() > kMessageChars) message = message.substr(0, kMessageChars) + "…";
+      std::string examples;
+      for (const std::string &id : causes[i].examples) examples += (examples.empty() ? "" : " ") + Code(id);
+      out += "| " + std::to_string(causes[i].count) + " | " + report::StatusName(causes[i].status) + " | " +
+             causes[i].clause + " | " + MarkdownCell(message) + " | " + examples + " |\n";
     }
   }
 

@@ -286,4 +286,45 @@ bool JudgesLevels(const Json &report) {
   return false;
 }
 
+std::string LevelVerdict(const Json &report, const std::string &level) {
+  const Json &summary = report["summary"];
+  if (summary.contains("level_verdicts")) return summary["level_verdicts"].value(level, "not judged");
+  if (!JudgesLevels(report)) return "not judged";
+  return summary["levels"].value(level, false) ? "reached" : "not reached";
+}
+
+std::string NotPassingText(const Json &counts) {
+  std::string text;
+  for (const auto &[status, count] : counts.items()) {
+    if (status != "pass" && status != "skip") text += (text.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + status;
+  }
+  return text;
+}
+
+std::vector<report::RootCauseGroup> RootCausesOf(const Json &report) {
+  const Json &summary = report["summary"];
+  if (summary.contains("root_causes")) {
+    std::vector<report::RootCauseGroup> groups;
+    for (const Json &entry : summary["root_causes"]) {
+      report::RootCauseGroup group;
+      group.status = report::ParseStatus(entry.value("status", "fail")).value_or(report::Status::kFail);
+      group.clause = entry.value("clause", "");
+      group.message = entry.value("message", "");
+      group.count = entry.value("count", 0);
+      group.examples = entry.value("examples", std::vector<std::string>{});
+      groups.push_back(std::move(group));
+    }
+    return groups;
+  }
+  report::RootCauses causes;
+  for (const Json &result : report["results"]) {
+    report::CaseResult case_result;
+    case_result.id = result.value("id", "");
+    case_result.status = report::ParseStatus(result.value("status", "pass")).value_or(report::Status::kPass);
+    case_result.message = result.value("message", "");
+    causes.Add(case_result);
+  }
+  return causes.Groups();
+}
+
 }  // namespace infinicts::render

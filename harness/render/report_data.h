@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "report/root_causes.h"
+
 namespace infinicts::render {
 
 using Json = nlohmann::json;
@@ -100,5 +102,12 @@ std::string RunDuration(const Json &report);
 // Levels are a conformance verdict: a run of perf cases alone does not judge them.
 bool JudgesLevels(const Json &report);
 inline constexpr const char *kLevelsNotJudged = "not judged: the run had no conformance or accuracy cases";
+// "reached", "not reached" or "not judged" (older reports, without level_verdicts: from levels).
+std::string LevelVerdict(const Json &report, const std::string &level);
+// A part's counts other than pass and skip, "3 fail, 1 blocked" (summary.parts[].counts).
+std::string NotPassingText(const Json &counts);
+// The report's failures by root cause (summary.root_causes, or grouped from the results of a
+// report written before it had them).
+std::vector<report::RootCauseGroup> RootCausesOf(const Json &report);
 
 }  // namespace infinicts::render

@@ -1,70 +1,138 @@
 #include "report/levels.h"
 
+#include <algorithm>
+
 namespace infinicts::report {
 namespace {
 
-// A part is a whole suite ("op") or one subject of the rt suite ("rt.memory").
-const std::vector<std::string> kMinimalParts = {"rt.device", "rt.stream", "rt.memory", "rt.guard", "op"};
+// The runtime parts each level needs by name; the operators are "op.<subject>", any number of
+// them, and the collectives one part, "ccl".
+const std::vector<std::string> kMinimalRuntimeParts = {"rt.device", "rt.stream", "rt.memory", "rt.guard"};
 const std::vector<std::string> kAdvancedOnlyParts = {"rt.event", "ccl"};
+constexpr size_t kRootCausesShown = 8;
 
 std::string PartOf(const std::string &suite, const std::string &subject) {
-  return suite == "rt" ? suite + "." + subject : suite;
+  return suite == "ccl" ? suite : suite + "." + subject;
 }
 
-std::string DescribePart(const std::string &part) {
-  return part.find('.') == std::string::npos ? part + " suite" : part + " cases";
+bool IsAdvancedPart(const std::string &part) {
+  return std::find(kAdvancedOnlyParts.begin(), kAdvancedOnlyParts.end(), part) != kAdvancedOnlyParts.end();
+}
+
+// rt parts in the spec's order, then the operators, then the collectives.
+int PartRank(const std::string &part) {
+  static const std::vector<std::string> runtime = {"rt.device", "rt.stream", "rt.memory", "rt.guard", "rt.event"};
+  const auto found = std::find(runtime.begin(), runtime.end(), part);
+  if (found != runtime.end()) return static_cast<int>(found - runtime.begin());
+  if (part.rfind("rt.", 0) == 0) return 10;
+  return part == "ccl" ? 30 : 20;
 }
 
 }  // namespace
 
 bool IsAdvancedOnly(const std::string &suite, const std::string &subject) {
-  const std::string part = PartOf(suite, subject);
-  for (const std::string &advanced : kAdvancedOnlyParts) {
-    if (part == advanced) return true;
-  }
-  return false;
+  return IsAdvancedPart(PartOf(suite, subject));
 }
 
 void LevelTally::Add(const CaseResult &result) {
   // Levels judge conformance; how fast a backend is never decides whether it conforms.
   if (result.mode == "perf") return;
-  PartState &state = parts_[PartOf(result.suite, result.subject)];
+  const std::string part = PartOf(result.suite, result.subject);
+  PartState &state = parts_[part];
   state.counts.Add(result.status);
-  if (BlocksLevel(result.status) && state.first_blocking_id.empty()) state.first_blocking_id = result.id;
+  state.first_id.emplace(result.status, result.id);
+  if (!IsAdvancedPart(part)) minimal_causes_.Add(result);
+  all_causes_.Add(result);
 }
 
-LevelOutcome LevelTally::EvaluateParts(const std::vector<std::string> &parts) const {
+LevelOutcome LevelTally::EvaluateLevel(bool advanced) const {
   LevelOutcome outcome;
-  for (const std::string &part : parts) {
-    auto found = parts_.find(part);
-    if (found == parts_.end()) {
-      outcome.reasons.push_back(DescribePart(part) + " not run");
+  std::vector<std::string> &reasons = outcome.reasons;
+  std::vector<std::string> required = kMinimalRuntimeParts;
+  if (advanced) required.push_back("rt.event");
+  for (const std::string &part : required) {
+    if (parts_.count(part) == 0) reasons.push_back(part + " cases not run");
+  }
+  const bool any_operator = std::any_of(parts_.begin(), parts_.end(), [](const auto &entry) {
+    return entry.first.rfind("op.", 0) == 0;
+  });
+  if (!any_operator) reasons.push_back("op suite not run");
+  if (advanced && parts_.count("ccl") == 0) reasons.push_back("ccl suite not run");
+
+  // What keeps a part from passing other than a failure: nothing passed, or unsupported calls
+  // and expected failures, one line a part.
+  for (const PartVerdict &part : Parts()) {
+    if (!advanced && part.level == "advanced") continue;
+    if (part.counts[Status::kPass] == 0 && part.verdict == "untested") {
+      reasons.push_back(part.part + ": all " + std::to_string(part.counts.total) + " cases skipped");
       continue;
     }
-    const PartState &state = found->second;
-    std::string blocking;
-    for (Status status : kAllStatuses) {
-      if (!BlocksLevel(status) || state.counts[status] == 0) continue;
-      if (!blocking.empty()) blocking += ", ";
-      blocking += std::to_string(state.counts[status]) + " " + StatusName(status);
-    }
-    if (!blocking.empty()) {
-      outcome.reasons.push_back(part + ": " + blocking + " (first: " + state.first_blocking_id + ")");
-    } else if (state.counts[Status::kPass] == 0) {
-      outcome.reasons.push_back(part + ": all " + std::to_string(state.counts.total) + " cases skipped");
+    const PartState &state = parts_.at(part.part);
+    for (Status status : {Status::kUnsupported, Status::kXfail}) {
+      if (part.counts[status] == 0) continue;
+      reasons.push_back(part.part + ": " + std::to_string(part.counts[status]) + " " + StatusName(status) +
+                        " (first: " + state.first_id.at(status) + ")");
     }
   }
-  outcome.reached = outcome.reasons.empty();
+
+  // Failures, one line per root cause, largest first.
+  const std::vector<RootCauseGroup> groups = (advanced ? all_causes_ : minimal_causes_).Groups();
+  for (size_t i = 0; i < groups.size() && i < kRootCausesShown; ++i) reasons.push_back(DescribeGroup(groups[i]));
+  if (groups.size() > kRootCausesShown) {
+    int cases = 0;
+    for (size_t i = kRootCausesShown; i < groups.size(); ++i) cases += groups[i].count;
+    reasons.push_back("and " + std::to_string(groups.size() - kRootCausesShown) + " more root causes (" +
+                      std::to_string(cases) + " cases)");
+  }
+  outcome.reached = reasons.empty();
   return outcome;
 }
 
-LevelOutcomes LevelTally::Evaluate() const {
+LevelOutcomes LevelTally::Evaluate(const RunScope &scope) const {
   LevelOutcomes outcomes;
-  outcomes.minimal = EvaluateParts(kMinimalParts);
-  std::vector<std::string> advanced = kMinimalParts;
-  advanced.insert(advanced.end(), kAdvancedOnlyParts.begin(), kAdvancedOnlyParts.end());
-  outcomes.advanced = EvaluateParts(advanced);
+  if (!scope.conformance_modes) {
+    for (LevelOutcome *outcome : {&outcomes.minimal, &outcomes.advanced}) {
+      outcome->judged = false;
+      outcome->reasons = {"the run had no conformance or accuracy cases"};
+    }
+    return outcomes;
+  }
+  std::vector<std::string> unjudged = scope.narrowed;
+  if (!scope.complete) unjudged.push_back("the run did not finish: it is still running, or was killed or interrupted");
+  outcomes.minimal = EvaluateLevel(false);
+  outcomes.advanced = EvaluateLevel(true);
+  for (LevelOutcome *outcome : {&outcomes.minimal, &outcomes.advanced}) {
+    std::vector<std::string> why = unjudged;
+    if (outcome == &outcomes.advanced && scope.minimal_only) why.push_back("--level minimal left out the advanced parts");
+    if (why.empty()) continue;
+    // What the run saw still follows: a failure in a narrowed run is still a failure.
+    why.insert(why.end(), outcome->reasons.begin(), outcome->reasons.end());
+    outcome->reasons = std::move(why);
+    outcome->reached = false;
+    outcome->judged = false;
+  }
   return outcomes;
+}
+
+std::vector<PartVerdict> LevelTally::Parts() const {
+  std::vector<PartVerdict> verdicts;
+  for (const auto &[part, state] : parts_) {
+    PartVerdict verdict;
+    verdict.part = part;
+    verdict.level = IsAdvancedPart(part) ? "advanced" : "minimal";
+    verdict.counts = state.counts;
+    const StatusCounts &counts = state.counts;
+    bool failed = false;
+    for (Status status : kAllStatuses) failed = failed || ((IsFailure(status) || status == Status::kXfail) && counts[status] > 0);
+    if (failed) verdict.verdict = "fail";
+    else if (counts[Status::kUnsupported] > 0) verdict.verdict = "unsupported";
+    else if (counts[Status::kPass] == 0) verdict.verdict = "untested";
+    else verdict.verdict = "pass";
+    verdicts.push_back(std::move(verdict));
+  }
+  std::stable_sort(verdicts.begin(), verdicts.end(),
+                   [](const PartVerdict &a, const PartVerdict &b) { return PartRank(a.part) < PartRank(b.part); });
+  return verdicts;
 }
 
 }  // namespace infinicts::report

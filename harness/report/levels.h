@@ -1,9 +1,14 @@
-// Conformance levels (CONTRACT.md): minimal = InfiniRT device, stream, memory and
-// guard plus the whole op suite; advanced = minimal plus InfiniRT events and the
-// whole ccl suite. A level is reached when each of its parts has a case that
-// passed and none of its cases ended unsupported, fail, crash, timeout or xfail;
-// skipped cases are neutral, but a part whose cases were all skipped was not
-// tested and does not count.
+// Conformance levels (docs/usage.md "Conformance levels"): minimal = InfiniRT device, stream,
+// memory and guard plus the operators; advanced = minimal plus InfiniRT events and the
+// collectives. Each part has its own verdict: rt.device, rt.stream, rt.memory, rt.guard,
+// rt.event, op.<operator> (and op.handle, op.tensor_descriptor), ccl.
+//
+// A level is reached when every part of it ran, each has a case that passed, and none of its
+// cases ended unsupported, fail, blocked, crash, timeout or xfail; skipped cases are neutral
+// (a part whose cases all skipped was not tested). A level is judged only on a complete run
+// of all its parts: a run narrowed (by --filter, --suite, --mode, --expect skips) or cut short
+// is "not judged", with the reasons, and never "reached". Why a level was not reached lists
+// the failures by root cause (report/root_causes.h).
 #pragma once
 
 #include <map>
@@ -11,17 +16,39 @@
 #include <vector>
 
 #include "report/case_result.h"
+#include "report/root_causes.h"
 
 namespace infinicts::report {
 
 struct LevelOutcome {
   bool reached = false;
-  std::vector<std::string> reasons;  // why not, one line each; empty when reached
+  bool judged = true;
+  std::vector<std::string> reasons;  // why not reached or not judged, one line each; empty when reached
+  // "reached", "not reached" or "not judged".
+  const char *Verdict() const { return reached ? "reached" : judged ? "not reached" : "not judged"; }
 };
 
 struct LevelOutcomes {
   LevelOutcome minimal;
   LevelOutcome advanced;
+};
+
+// What the run covered: only a run of every part of a level judges it.
+struct RunScope {
+  bool complete = true;                 // false while running, or when killed or interrupted
+  std::vector<std::string> narrowed;    // what left cases out ("--filter 'rt.*' selected …"); judges no level
+  bool minimal_only = false;            // --level minimal: the advanced parts were left out
+  bool conformance_modes = true;        // false for a perf-only run, which judges no level
+};
+
+// The verdict of one part: "pass", "fail" (a case failed, was blocked, crashed, timed out or
+// was an expected failure), "unsupported" (only unsupported cases keep it from passing) or
+// "untested" (no case passed).
+struct PartVerdict {
+  std::string part;
+  std::string level;  // "minimal" or "advanced"
+  std::string verdict;
+  StatusCounts counts;
 };
 
 // The parts only the advanced level needs (rt subject event, the ccl suite):
@@ -32,15 +59,18 @@ bool IsAdvancedOnly(const std::string &suite, const std::string &subject);
 class LevelTally {
  public:
   void Add(const CaseResult &result);
-  LevelOutcomes Evaluate() const;
+  LevelOutcomes Evaluate(const RunScope &scope = {}) const;
+  std::vector<PartVerdict> Parts() const;  // in part order: rt, op, ccl
 
  private:
   struct PartState {
     StatusCounts counts;
-    std::string first_blocking_id;
+    std::map<Status, std::string> first_id;  // the first case of each status
   };
-  LevelOutcome EvaluateParts(const std::vector<std::string> &parts) const;
-  std::map<std::string, PartState> parts_;  // "rt.memory", "op", "ccl", …
+  LevelOutcome EvaluateLevel(bool advanced) const;
+  std::map<std::string, PartState> parts_;
+  RootCauses minimal_causes_;  // failures in the minimal parts
+  RootCauses all_causes_;      // in every part
 };
 
 }  // namespace infinicts::report

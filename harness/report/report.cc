@@ -1,5 +1,7 @@
 #include "report/report.h"
 
+#include <algorithm>
+
 namespace infinicts::report {
 namespace {
 
@@ -21,13 +23,38 @@ Json ToJson(const ExpectationsOutcome &outcome) {
               {"flaky", std::move(flaky)}, {"skipped", outcome.skipped}};
 }
 
+Json ToJson(const RootCauseGroup &group) {
+  return Json{{"status", StatusName(group.status)}, {"clause", group.clause},   {"message", group.message},
+              {"count", group.count},               {"examples", group.examples}};
+}
+
+Json ToJson(const PartVerdict &part) {
+  Json counts = Json::object();
+  for (Status status : kAllStatuses) {
+    if (part.counts[status] > 0) counts[StatusName(status)] = part.counts[status];
+  }
+  return Json{{"part", part.part}, {"level", part.level}, {"verdict", part.verdict}, {"total", part.counts.total},
+              {"counts", std::move(counts)}};
+}
+
 }  // namespace
+
+LevelOutcomes Report::levels() const {
+  RunScope scope;
+  scope.complete = run.complete;
+  scope.narrowed = run.narrowed;
+  scope.minimal_only = run.minimal_only;
+  scope.conformance_modes = std::any_of(run.modes.begin(), run.modes.end(),
+                                        [](const std::string &mode) { return mode != "perf"; });
+  return levels_.Evaluate(scope);
+}
 
 void Report::Add(CaseResult result) {
   result_texts_.push_back(Dump(ToJson(result)));
   result_bytes_ += result_texts_.back().size();
   counts_.Add(result.status);
   levels_.Add(result);
+  root_causes_.Add(result);
   results_.push_back(std::move(result));
 }
 
@@ -47,7 +74,8 @@ std::string Report::Serialize() const {
                     {"device_ids", backend.device_ids}, {"device_count", backend.device_count},
                     {"exported", backend.exported},   {"missing", backend.missing}};
   Json run_json{{"started", run.started}, {"finished", run.finished}, {"argv", run.argv},
-                {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete}};
+                {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete},
+                {"narrowed", run.narrowed}};
   const LevelOutcomes outcomes = levels();
   Json summary_json;
   summary_json["total"] = counts_.total;
@@ -55,6 +83,14 @@ std::string Report::Serialize() const {
   summary_json["levels"] = Json{{"minimal", outcomes.minimal.reached}, {"advanced", outcomes.advanced.reached}};
   summary_json["levels_detail"] =
       Json{{"minimal", LevelReasons(outcomes.minimal)}, {"advanced", LevelReasons(outcomes.advanced)}};
+  summary_json["level_verdicts"] = Json{{"minimal", outcomes.minimal.Verdict()}, {"advanced", outcomes.advanced.Verdict()}};
+  summary_json["judged_on_devices"] = backend.device_ids.size();
+  Json parts_json = Json::array();
+  for (const PartVerdict &part : parts()) parts_json.push_back(ToJson(part));
+  summary_json["parts"] = std::move(parts_json);
+  Json causes_json = Json::array();
+  for (const RootCauseGroup &group : root_causes()) causes_json.push_back(ToJson(group));
+  summary_json["root_causes"] = std::move(causes_json);
 
   std::string text;
   text.reserve(result_bytes_ + result_texts_.size() * 8 + 4096);

@@ -1,4 +1,4 @@
-// The report of one run (CONTRACT.md "The report"): facts of the run plus every
+// The report of one run (docs/usage.md "The report"): facts of the run plus every
 // finished case. Each result is serialized once, when it is added, so that the
 // report can be rewritten after every case of a run of thousands.
 #pragma once
@@ -45,7 +45,10 @@ class Report {
 
   const std::vector<CaseResult> &results() const { return results_; }
   const StatusCounts &counts() const { return counts_; }
-  LevelOutcomes levels() const { return levels_.Evaluate(); }
+  // Judged on this run's scope (run.complete, run.narrowed, run.modes).
+  LevelOutcomes levels() const;
+  std::vector<PartVerdict> parts() const { return levels_.Parts(); }
+  std::vector<RootCauseGroup> root_causes() const { return root_causes_.Groups(); }
 
   // The whole report: top-level keys one a line, one result a line.
   std::string Serialize() const;
@@ -56,6 +59,7 @@ class Report {
   size_t result_bytes_ = 0;
   StatusCounts counts_;
   LevelTally levels_;
+  RootCauses root_causes_;
 };
 
 }  // namespace infinicts::report

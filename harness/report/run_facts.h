@@ -38,6 +38,10 @@ struct RunInfo {
   std::vector<std::string> suites;
   std::vector<std::string> modes;
   bool complete = false;  // false until every selected case has a result
+  // What left cases of the levels out (--filter, --suite, --mode, --expect skips): such a run
+  // judges no level. --level minimal leaves only the advanced parts out.
+  std::vector<std::string> narrowed;
+  bool minimal_only = false;
 };
 
 // "2024-05-01T12:34:56Z"

@@ -1,4 +1,4 @@
-// The outcome words of a case (CONTRACT.md "Statuses") and their tallies.
+// The outcome words of a case (docs/usage.md "Statuses") and their tallies.
 #pragma once
 
 #include <array>

@@ -218,7 +218,7 @@ TEST_F(DeviceTest, AllocationFailuresThrow) {
     // The status the backend answered, never one it did not.
     EXPECT_EQ(INFINI_STATUS_SUCCESS, error.status());
     EXPECT_EQ("infinirtMalloc", error.call());
-    EXPECT_STREQ("infinirtMalloc answered INFINI_STATUS_SUCCESS with a NULL pointer for 64 bytes", error.what());
+    EXPECT_STREQ("infinirtMalloc answered SUCCESS with a NULL pointer for 64 bytes", error.what());
   }
   EXPECT_EQ(0, Calls("infinirtFree"));
   EXPECT_EQ(cpu1_, FakeCurrentDevice());

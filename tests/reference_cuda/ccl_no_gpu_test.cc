@@ -114,8 +114,8 @@ TEST_F(CclNoGpu, CpuAllReduceWorksBeside) {
   ASSERT_EQ(infinirtSetDevice(INFINI_DEVICE_CPU, 0), INFINI_STATUS_SUCCESS);
 }
 
-// CONTRACT.md: asking for a device type the backend has none of ends every case `skip`
-// with the reason, and the run exits 0.
+// docs/usage.md: asking for a device type the backend has none of exits 2, and with
+// --allow-no-device ends every case `skip` with the reason and exits 0.
 TEST(CclSuiteRun, NvidiaWithoutGpuSkipsEveryCase) {
   if (CudaDeviceCount() > 0) GTEST_SKIP() << "CUDA sees a device here";
   ExpectNvidiaSuiteSkipsEveryCase("ccl", BACKEND_DIR, INFINICTS_CLI_PATH, REPORT_DIR);

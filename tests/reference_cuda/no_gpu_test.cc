@@ -57,8 +57,8 @@ TEST(Alongside, CpuRuntimeStillWorks) {
   EXPECT_EQ(infinirtFree(device), INFINI_STATUS_SUCCESS);
 }
 
-// CONTRACT.md: asking for a device type the backend has none of ends every case `skip`
-// with the reason, and the run exits 0.
+// docs/usage.md: asking for a device type the backend has none of exits 2, and with
+// --allow-no-device ends every case `skip` with the reason and exits 0.
 TEST(SuiteRun, NvidiaWithoutGpuSkipsEveryCase) {
   if (CudaDeviceCount() > 0) GTEST_SKIP() << "CUDA sees a device here";
   const nlohmann::json parsed = ExpectNvidiaSuiteSkipsEveryCase("rt", INFINIRT_DIR, INFINICTS_CLI_PATH, REPORT_DIR);

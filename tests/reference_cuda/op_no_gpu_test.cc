@@ -124,7 +124,8 @@ TEST(OpNoGpu, HandlesStayOnTheCpuAndComputeThere) {
   EXPECT_EQ(infiniopDestroyHandle(handle), INFINI_STATUS_SUCCESS);
 }
 
-// CONTRACT.md: a device type the backend has none of ends every case `skip` with a reason.
+// docs/usage.md: a device type the backend has none of exits 2, and with --allow-no-device
+// ends every case `skip` with a reason.
 TEST(OpSuiteRun, NvidiaWithoutGpuSkipsEveryCase) {
   if (CudaDeviceCount() > 0) GTEST_SKIP() << "CUDA sees a device here";
   ExpectNvidiaSuiteSkipsEveryCase("op", INFINIRT_DIR, INFINICTS_CLI_PATH, REPORT_DIR);

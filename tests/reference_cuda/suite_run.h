@@ -1,6 +1,7 @@
-// Runs `infinicts run --device nvidia --suite <suite>` against the reference backend and
-// checks what CONTRACT.md asks of a device type the backend has none of: exit 0, every
-// case `skip` with a reason. Answers the parsed report for further checks.
+// Runs `infinicts run --device nvidia --suite <suite>` against the reference backend on a
+// machine without a GPU and checks what docs/usage.md asks of a device type the backend has
+// none of: exit 2 with one line, and with --allow-no-device exit 0, every case `skip` with a
+// reason. Answers the parsed report of the allowed run for further checks.
 #ifndef INFINICTS_TESTS_REFERENCE_CUDA_SUITE_RUN_H
 #define INFINICTS_TESTS_REFERENCE_CUDA_SUITE_RUN_H
 
@@ -19,8 +20,12 @@ inline nlohmann::json ExpectNvidiaSuiteSkipsEveryCase(const std::string &suite, 
                                                       const std::string &cli_path, const std::string &report_dir) {
   const std::string report = report_dir + "/suite_" + suite + "_nvidia.json";
   std::remove(report.c_str());
-  const std::string command =
-      cli_path + " run --backend " + backend_dir + " --device nvidia --suite " + suite + " --quiet --out " + report;
+  const std::string refused = cli_path + " run --backend " + backend_dir + " --device nvidia --suite " + suite +
+                              " --quiet --out " + report + " 2>/dev/null";
+  const int refused_status = std::system(refused.c_str());
+  EXPECT_TRUE(WIFEXITED(refused_status) && WEXITSTATUS(refused_status) == 2) << refused << " ended with " << refused_status;
+  const std::string command = cli_path + " run --backend " + backend_dir + " --device nvidia --allow-no-device --suite " +
+                              suite + " --quiet --out " + report;
   const int status = std::system(command.c_str());
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command << " ended with " << status;
   std::ifstream file(report);

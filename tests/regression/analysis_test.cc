@@ -33,7 +33,7 @@ TEST(SyntheticReport, IsAValidReport) {
 TEST(StatusChange, ClassifiesEveryMove) {
   EXPECT_EQ(ClassifyStatusChange(Status::kPass, Status::kPass), std::nullopt);
   for (Status before : {Status::kPass, Status::kXfail, Status::kSkip, Status::kUnsupported}) {
-    for (Status after : {Status::kFail, Status::kCrash, Status::kTimeout})
+    for (Status after : {Status::kFail, Status::kBlocked, Status::kCrash, Status::kTimeout})
       EXPECT_EQ(ClassifyStatusChange(before, after), StatusChangeKind::kNewlyFailing)
           << report::StatusName(before) << " -> " << report::StatusName(after);
   }
@@ -42,7 +42,9 @@ TEST(StatusChange, ClassifiesEveryMove) {
                         Status::kXfail})
     EXPECT_EQ(ClassifyStatusChange(before, Status::kPass), StatusChangeKind::kNewlyPassing);
   EXPECT_EQ(ClassifyStatusChange(Status::kFail, Status::kCrash), StatusChangeKind::kOtherChange);
-  EXPECT_EQ(ClassifyStatusChange(Status::kPass, Status::kSkip), StatusChangeKind::kOtherChange);
+  EXPECT_EQ(ClassifyStatusChange(Status::kPass, Status::kSkip), StatusChangeKind::kNoLongerRun);
+  EXPECT_TRUE(IsRegression(StatusChangeKind::kNoLongerRun));
+  EXPECT_EQ(ClassifyStatusChange(Status::kBlocked, Status::kFail), StatusChangeKind::kOtherChange);
   EXPECT_EQ(ClassifyStatusChange(Status::kPass, Status::kXfail), StatusChangeKind::kOtherChange);
   EXPECT_EQ(ClassifyStatusChange(Status::kSkip, Status::kUnsupported), StatusChangeKind::kOtherChange);
 }
@@ -78,15 +80,29 @@ TEST(Conformance, IdenticalReportsHaveNoFinding) {
   EXPECT_EQ(comparison.perf[0].verdict, PerfVerdict::kUnchanged);
 }
 
-TEST(Conformance, CasesInOneReportOnlyAreAddedOrRemoved) {
+TEST(Conformance, CasesInOneReportOnlyAreAddedRemovedOrMissing) {
   SyntheticReport base, next;
   base.Case("op.add.conformance/kept", "pass").Case("op.add.conformance/gone", "pass");
+  base.Case("op.add.conformance/failed", "fail");
   next.Case("op.add.conformance/kept", "pass").Case("op.add.conformance/new", "fail");
   const Comparison comparison = Compare(base, next);
-  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/gone")->kind, StatusChangeKind::kRemoved);
+  // A passing case without a new result is lost, even from a complete run: the gate cannot vouch for it.
+  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/gone")->kind, StatusChangeKind::kMissing);
+  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/failed")->kind, StatusChangeKind::kRemoved);
   EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/new")->kind, StatusChangeKind::kAdded);
-  // A complete run's selection may differ; a new case that fails has no baseline to regress from.
-  EXPECT_EQ(comparison.Regressions(), 0u);
+  // A new case that fails has no baseline to regress from.
+  EXPECT_EQ(comparison.Regressions(), 1u);
+}
+
+TEST(Conformance, PassToSkipUnsupportedOrBlockedIsARegression) {
+  SyntheticReport base, next;
+  base.Case("op.add.conformance/a", "pass").Case("op.add.conformance/b", "pass").Case("op.add.conformance/c", "pass");
+  next.Case("op.add.conformance/a", "skip").Case("op.add.conformance/b", "unsupported").Case("op.add.conformance/c", "blocked");
+  const Comparison comparison = Compare(base, next);
+  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/a")->kind, StatusChangeKind::kNoLongerRun);
+  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/b")->kind, StatusChangeKind::kLostCapability);
+  EXPECT_EQ(ChangeOf(comparison, "op.add.conformance/c")->kind, StatusChangeKind::kNewlyFailing);
+  EXPECT_EQ(comparison.Regressions(), 3u);
 }
 
 TEST(Conformance, PassingCasesAnIncompleteRunNeverReachedAreMissing) {
@@ -148,7 +164,9 @@ TEST(Accuracy, DriftIsInformationUntilTheCaseFails) {
   failing.Case("op.gemm.accuracy/a", "fail", {{"max_abs_err", 1.0}, {"max_ulp", 1e6}});
   comparison = Compare(base, failing);
   EXPECT_EQ(comparison.accuracy_drifts.front().new_status, "fail");
-  EXPECT_EQ(comparison.Regressions(), 1u);
+  // a fails; b, c and d passed and have no result in `failing`: each is missing.
+  EXPECT_EQ(comparison.Regressions(), 4u);
+  EXPECT_EQ(comparison.CountOf(StatusChangeKind::kNewlyFailing), 1u);
 }
 
 TEST(LikeForLike, EveryDifferenceIsWarnedAbout) {

@@ -86,6 +86,35 @@ TEST_F(CompareCli, ANewlyFailingCaseExitsOne) {
       << outcome.output;
 }
 
+TEST_F(CompareCli, APassThatIsNowSkippedExitsOneAndOtherDevicesAreNamed) {
+  const std::string base = Write("base.json", SyntheticReport().Case("rt.memory.conformance/a", "pass").json().dump());
+  const std::string next = Write(
+      "new.json", SyntheticReport().DeviceType("nvidia").Case("rt.memory.conformance/a", "skip").json().dump());
+  const Outcome outcome = RunInfinicts("compare " + base + " " + next);
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  EXPECT_NE(outcome.output.find("no longer run  rt.memory.conformance/a  pass -> skip"), std::string::npos)
+      << outcome.output;
+  EXPECT_NE(outcome.output.find("device types differ: baseline cpu, new nvidia"), std::string::npos) << outcome.output;
+}
+
+TEST_F(CompareCli, ReportsWithNoCaseInCommonExitTwo) {
+  const std::string base = Write("base.json", SyntheticReport().Case("rt.memory.conformance/a", "pass").json().dump());
+  const std::string next = Write("new.json", SyntheticReport().Case("op.add.conformance/b", "pass").json().dump());
+  const Outcome outcome = RunInfinicts("compare " + base + " " + next);
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("have no case in common (1 and 1 results): nothing to compare"), std::string::npos)
+      << outcome.output;
+}
+
+TEST_F(CompareCli, AVersionOneReportStillCompares) {
+  nlohmann::json old = SyntheticReport().Case("rt.memory.conformance/a", "pass").json();
+  old["schema_version"] = 1;
+  old["summary"].erase("blocked");
+  const std::string base = Write("base.json", old.dump());
+  const std::string next = Write("new.json", SyntheticReport().Case("rt.memory.conformance/a", "pass").json().dump());
+  EXPECT_EQ(RunInfinicts("compare " + base + " " + next).exit_code, 0);
+}
+
 TEST_F(CompareCli, UnreadableReportsExitTwoWithTheReason) {
   const std::string good = Write("good.json", SyntheticReport().json().dump());
   const std::string not_json = Write("bad.json", "{ not json");

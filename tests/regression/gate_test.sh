@@ -52,4 +52,11 @@ grep -q 'newly failing  rt\.memory\.conformance/memcpy/d2h/' "$work/fail.log" ||
 grep -q 'FAILED: regression against' "$work/fail.log" || fail "the gate did not say it failed on a regression"
 grep -q 'Newly failing' "$work/fail/summary.md" || fail "--md has no newly failing table"
 [ "$(grep -c '^# infinicts compare' "$GITHUB_STEP_SUMMARY")" -eq 2 ] || fail "the second summary was not appended"
+# A device type the backend has none of: the run refuses (exit 2), and with --allow-no-device
+# it skips every case, which the gate must fail all the same.
+expect_exit 2 "$work/nodevice.log" bash "$gate" --backend "$reference" --device nvidia --baseline "$work/baseline.json" \
+  --suite rt --filter "$filter" --out "$work/nodevice/new.json" --infinicts "$infinicts"
+expect_exit 1 "$work/allowed.log" bash "$gate" --backend "$reference" --device nvidia --baseline "$work/baseline.json" \
+  --suite rt --filter "$filter" --out "$work/allowed/new.json" --infinicts "$infinicts" -- --allow-no-device
+grep -q 'FAILED: the backend has no nvidia device' "$work/allowed.log" || fail "the gate passed a device-less run"
 echo "gate_test: ok"

@@ -207,7 +207,10 @@ TEST(JunitReport, WellFormedWithOneSuitePerSuiteAndMode) {
   EXPECT_EQ(test::XmlProblem(xml), "") << xml.substr(0, 2000);
   std::set<std::string> suites;
   for (const Json &result : report["results"]) suites.insert(result["suite"].get<std::string>() + "." + result["mode"].get<std::string>());
-  EXPECT_EQ(Count(xml, "<testsuite "), suites.size());
+  // One per suite and mode, and the failures by root cause for the run.
+  EXPECT_EQ(Count(xml, "<testsuite "), suites.size() + 1);
+  EXPECT_NE(xml.find("<testsuite name=\"root causes\""), std::string::npos);
+  EXPECT_NE(xml.find("failures by root cause:"), std::string::npos);
   for (const std::string &suite : suites) EXPECT_NE(xml.find("<testsuite name=\"" + suite + "\""), std::string::npos);
   EXPECT_EQ(Count(xml, "<testcase "), report["results"].size());
   EXPECT_EQ(Count(xml, "<failure "), 4u);

@@ -67,9 +67,13 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_EQ(report["backend"]["device_count"], 1);
   EXPECT_EQ(report["backend"]["device_ids"], json({0}));
   EXPECT_EQ(report["summary"]["levels"]["minimal"], false);
+  // Only the rt suite is built here: the run cannot judge a level.
+  EXPECT_EQ(report["summary"]["level_verdicts"]["minimal"], "not judged");
   EXPECT_EQ(report["summary"]["levels_detail"]["minimal"],
-            json({"rt.stream: all 1 cases skipped", "rt.memory: 1 fail (first: rt.memory.conformance/wrong_value)",
-                  "rt.guard: 1 unsupported (first: rt.guard.conformance/stream_create)", "op suite not run"}));
+            json({"the run left out the op,ccl suite(s)", "op suite not run", "rt.stream: all 1 cases skipped",
+                  "rt.guard: 1 unsupported (first: rt.guard.conformance/stream_create)",
+                  "1 fail: RT-MEM-1: fake check: expected 4 bytes, got 5: expected expected (4) to equal got (5) "
+                  "(rt.memory.conformance/wrong_value)"}));
 
   const json failing = FindResult(report, kFailing);
   const std::string message = failing["message"];
@@ -88,7 +92,8 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_NE(run.out.find(std::string("FAIL     ") + kFailing + ": "), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find(kSkipped), std::string::npos) << "only failures are named";
   EXPECT_NE(run.out.find("report: " + out_), std::string::npos);
-  EXPECT_NE(run.out.find("level minimal   not reached"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("level minimal   not judged"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("failures by root cause (1):\n  1 fail: RT-MEM-1: fake check"), std::string::npos) << run.out;
 }
 
 TEST_F(CliTest, ACaseWhoseSetupFailsIsBlockedNamingTheRootCause) {
@@ -109,8 +114,13 @@ TEST_F(CliTest, ACaseWhoseSetupFailsIsBlockedNamingTheRootCause) {
   EXPECT_EQ(report["summary"]["fail"], 1);
   EXPECT_NE(run.out.find(std::string("BLOCKED  ") + kBlocked + ": infinirtSetDevice answered"), std::string::npos)
       << run.out;
-  EXPECT_EQ(report["summary"]["levels_detail"]["minimal"][1],
-            "rt.memory: 1 fail, 1 blocked (first: rt.memory.conformance/wrong_value)");
+  const json reasons = report["summary"]["levels_detail"]["minimal"];
+  EXPECT_NE(std::find(reasons.begin(), reasons.end(),
+                      "1 blocked: infinirtSetDevice answered INFINI_STATUS_DEVICE_NOT_FOUND; blocked by RT-DEV-7, which "
+                      "rt.device.conformance/set_get_round_trip/* checks (rt.memory.conformance/setup_blocked)"),
+            reasons.end())
+      << reasons;
+  EXPECT_EQ(report["summary"]["root_causes"].size(), 2u);
 }
 
 TEST_F(CliTest, AFailureNamesItsClauseAndWhatCameBackFirst) {
@@ -273,11 +283,22 @@ TEST_F(CliTest, ABackendThatCrashesWhileLoadingExitsTwoWithOneLine) {
       << run.err;
 }
 
-TEST_F(CliTest, ADeviceTypeWithoutDevicesSkipsEveryCase) {
+TEST_F(CliTest, ADeviceTypeWithoutDevicesExitsTwoWithOneLine) {
+  // A CI gate must never pass with its accelerator missing.
   const CliRun run = RunCli({"run", "--backend", FakeBackendDir(), "--device", "nvidia", "--out", out_});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.err, "infinicts: the backend has no nvidia device (" + FakeBackendDir() +
+                         "/libinfinirt.so); --allow-no-device runs anyway, every case ending skip\n");
+  EXPECT_TRUE(ReadJson(out_).is_null()) << "no report for a run that never started";
+}
+
+TEST_F(CliTest, ADeviceTypeWithoutDevicesSkipsEveryCaseWhenAllowed) {
+  const CliRun run =
+      RunCli({"run", "--backend", FakeBackendDir(), "--device", "nvidia", "--allow-no-device", "--out", out_});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err, "infinicts: warning: the backend has no nvidia device; every selected case is skipped\n");
   const json report = Report();
+  EXPECT_EQ(report["summary"]["level_verdicts"]["minimal"], "not judged");
   ExpectValid(report);
   EXPECT_EQ(report["summary"]["skip"], 11);
   EXPECT_EQ(report["summary"]["total"], 11);
@@ -324,8 +345,18 @@ TEST_F(CliTest, LevelMinimalLeavesOutEventsAndFailsWhenNotReached) {
   EXPECT_TRUE(FindResult(report, kAborts).is_null());
   EXPECT_EQ(report["summary"]["fail"], 0);
   const json reasons = report["summary"]["levels_detail"]["minimal"];
-  EXPECT_EQ(reasons, json({"rt.stream: all 1 cases skipped",
-                           "rt.guard: 1 unsupported (first: rt.guard.conformance/stream_create)", "op suite not run"}));
+  EXPECT_EQ(reasons, json({"the run left out the op suite(s)", "--filter -*wrong_value selected 7 of 8 cases",
+                           "op suite not run", "rt.stream: all 1 cases skipped",
+                           "rt.guard: 1 unsupported (first: rt.guard.conformance/stream_create)"}));
+  EXPECT_EQ(report["summary"]["level_verdicts"]["minimal"], "not judged");
+}
+
+TEST_F(CliTest, LevelWithPerfOnlyIsRefusedUpFront) {
+  const CliRun run = RunCli(RunArgs({"--level", "minimal", "--mode", "perf"}));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err.rfind("infinicts: --level judges conformance, and --mode perf runs no conformance or accuracy case", 0),
+            0u)
+      << run.err;
 }
 
 TEST_F(CliTest, ListPrintsTheSelectedIds) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -42,15 +43,20 @@ TEST(Levels, MinimalNeedsEveryPartPassing) {
 }
 
 TEST(Levels, EachBlockingStatusKeepsTheLevel) {
-  for (Status status : {Status::kFail, Status::kUnsupported, Status::kCrash, Status::kTimeout, Status::kXfail}) {
+  for (Status status :
+       {Status::kFail, Status::kUnsupported, Status::kBlocked, Status::kCrash, Status::kTimeout, Status::kXfail}) {
     LevelTally tally;
     AddMinimalPasses(&tally);
     tally.Add(Result("op", "add", status, "bad"));
     const LevelOutcomes outcomes = tally.Evaluate();
     EXPECT_FALSE(outcomes.minimal.reached) << StatusName(status);
+    EXPECT_TRUE(outcomes.minimal.judged);
+    EXPECT_STREQ(outcomes.minimal.Verdict(), "not reached");
     ASSERT_EQ(outcomes.minimal.reasons.size(), 1u);
+    // Failures show by root cause, the rest by part.
     EXPECT_EQ(outcomes.minimal.reasons[0],
-              std::string("op: 1 ") + StatusName(status) + " (first: op.add.conformance/bad)");
+              IsFailure(status) ? std::string("1 ") + StatusName(status) + ": (no message) (op.add.conformance/bad)"
+                                : std::string("op.add: 1 ") + StatusName(status) + " (first: op.add.conformance/bad)");
   }
 }
 
@@ -70,7 +76,68 @@ TEST(Levels, APartWhoseCasesWereAllSkippedWasNotTested) {
   tally.Add(Result("op", "gemm", Status::kSkip));
   const LevelOutcomes outcomes = tally.Evaluate();
   EXPECT_FALSE(outcomes.minimal.reached);
-  EXPECT_EQ(outcomes.minimal.reasons, std::vector<std::string>{"op: all 1 cases skipped"});
+  EXPECT_EQ(outcomes.minimal.reasons, std::vector<std::string>{"op.gemm: all 1 cases skipped"});
+}
+
+TEST(Levels, OneRootCauseIsOneLineHoweverManyPartsItReaches) {
+  LevelTally tally;
+  AddMinimalPasses(&tally);
+  for (const char *op : {"add", "gemm", "rope"}) {
+    CaseResult blocked = Result("op", op, Status::kBlocked, "null_stream");
+    blocked.message = "infinirtMalloc answered SUCCESS with a NULL pointer for " + std::to_string(std::strlen(op) * 64) +
+                      " bytes; blocked by RT-MEM-2, which rt.memory.conformance/malloc_sizes/* checks";
+    tally.Add(blocked);
+  }
+  const LevelOutcome minimal = tally.Evaluate().minimal;
+  ASSERT_EQ(minimal.reasons.size(), 1u);
+  EXPECT_EQ(minimal.reasons[0].rfind("3 blocked: infinirtMalloc answered SUCCESS with a NULL pointer for 192 bytes; "
+                                     "blocked by RT-MEM-2",
+                                     0),
+            0u)
+      << minimal.reasons[0];
+  EXPECT_NE(minimal.reasons[0].find("(e.g. op.add.conformance/null_stream, op.gemm.conformance/null_stream, "
+                                    "op.rope.conformance/null_stream)"),
+            std::string::npos)
+      << minimal.reasons[0];
+  const std::vector<PartVerdict> parts = tally.Parts();
+  ASSERT_EQ(parts.size(), 7u);
+  EXPECT_EQ(parts[0].part, "rt.device");
+  EXPECT_EQ(parts[4].part, "op.add");
+  EXPECT_EQ(parts[4].verdict, "fail");
+  EXPECT_EQ(parts[5].part, "op.gemm");
+  EXPECT_EQ(parts[5].verdict, "fail");  // one pass, one blocked
+}
+
+TEST(Levels, ANarrowedOrUnfinishedRunJudgesNoLevel) {
+  LevelTally tally;
+  AddMinimalPasses(&tally);
+  tally.Add(Result("rt", "event", Status::kPass));
+  tally.Add(Result("ccl", "all_reduce", Status::kPass));
+  EXPECT_TRUE(tally.Evaluate().advanced.reached);
+
+  RunScope filtered;
+  filtered.narrowed = {"--filter rt.* selected 3 of 9 cases"};
+  const LevelOutcomes narrowed = tally.Evaluate(filtered);
+  for (const LevelOutcome &outcome : {narrowed.minimal, narrowed.advanced}) {
+    EXPECT_FALSE(outcome.reached);
+    EXPECT_FALSE(outcome.judged);
+    EXPECT_STREQ(outcome.Verdict(), "not judged");
+    EXPECT_EQ(outcome.reasons, std::vector<std::string>{"--filter rt.* selected 3 of 9 cases"});
+  }
+
+  RunScope killed;
+  killed.complete = false;
+  EXPECT_EQ(tally.Evaluate(killed).minimal.Verdict(), std::string("not judged"));
+
+  RunScope minimal_only;
+  minimal_only.minimal_only = true;
+  const LevelOutcomes only = tally.Evaluate(minimal_only);
+  EXPECT_TRUE(only.minimal.reached);
+  EXPECT_STREQ(only.advanced.Verdict(), "not judged");
+
+  RunScope perf;
+  perf.conformance_modes = false;
+  EXPECT_FALSE(tally.Evaluate(perf).minimal.judged);
 }
 
 TEST(Levels, AdvancedOnlyParts) {

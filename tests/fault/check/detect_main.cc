@@ -28,6 +28,7 @@ struct Options {
   std::vector<std::string> expect;
   std::vector<std::string> blocked;  // cases that must end blocked
   bool only = false;                 // every case neither expected nor blocked must pass
+  int root_causes = -1;              // how many root causes the failures must form (-1: not checked)
   std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
   double max_seconds = 120;
 };
@@ -69,6 +70,7 @@ int main(int argc, char **argv) {
   app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
   app.add_option("--blocked", options.blocked, "glob of case ids that must end blocked (repeatable)");
   app.add_flag("--only", options.only, "every case no --expect or --blocked glob matches must pass");
+  app.add_option("--root-causes", options.root_causes, "how many root causes the report's failures must form");
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
   app.add_option("--filter", options.filter, "glob of case ids to take, as infinicts --filter (repeatable)");
   CLI11_PARSE(app, argc, argv);
@@ -126,6 +128,10 @@ int main(int argc, char **argv) {
       if (!options.blocked.empty()) {
         Verdict("the cases that need what the fault breaks ended blocked",
                 check::CheckEndedAs(report, options.blocked, "blocked"));
+      }
+      if (options.root_causes >= 0) {
+        Verdict("the failures form " + std::to_string(options.root_causes) + " root cause(s)",
+                check::CheckRootCauses(report, options.root_causes));
       }
       if (options.only) {
         std::vector<std::string> named = options.expect;

@@ -126,6 +126,18 @@ std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std
   return problems;
 }
 
+std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expected) {
+  const nlohmann::json causes = report.value("summary", nlohmann::json::object()).value("root_causes", nlohmann::json::array());
+  if (static_cast<int>(causes.size()) == expected) return {};
+  std::vector<std::string> problems = {"expected " + std::to_string(expected) + " root cause(s), the report has " +
+                                       std::to_string(causes.size())};
+  for (const auto &cause : causes) {
+    problems.push_back(std::to_string(cause.value("count", 0)) + " " + cause.value("status", std::string()) + ": " +
+                       cause.value("message", std::string()));
+  }
+  return problems;
+}
+
 std::vector<std::string> CheckAllPass(const nlohmann::json &report) {
   std::vector<std::string> problems;
   if (Results(report).empty()) problems.push_back("the report has no result");

@@ -27,6 +27,10 @@ std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::v
 // Every case no glob matches ended pass: the fault costs nothing beyond the cases named.
 std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs);
 
+// The report's failures form exactly `expected` root causes (summary.root_causes): one broken
+// call reads as one problem however many cases it reaches.
+std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expected);
+
 // Every case ended pass.
 std::vector<std::string> CheckAllPass(const nlohmann::json &report);
 

@@ -58,6 +58,14 @@ TEST(FaultReportChecks, EndedAsAndOthersPass) {
   EXPECT_FALSE(CheckOthersPass(report, {"op.*.conformance/two_streams/*"}).empty());
 }
 
+TEST(FaultReportChecks, RootCausesCountsTheReportsGroups) {
+  nlohmann::json report = Report({{"rt.a", "fail"}});
+  report["summary"]["root_causes"] = nlohmann::json::array({{{"status", "fail"}, {"count", 1}, {"message", "m"}}});
+  EXPECT_TRUE(CheckRootCauses(report, 1).empty());
+  EXPECT_FALSE(CheckRootCauses(report, 2).empty());
+  EXPECT_FALSE(CheckRootCauses(Report({}), 1).empty());
+}
+
 TEST(FaultReportChecks, AllPassRefusesAnyOtherStatusAndAnEmptyReport) {
   EXPECT_TRUE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", "pass"}})).empty());
   for (const char *status : {"fail", "skip", "unsupported", "blocked", "crash", "timeout", "xfail"}) {
