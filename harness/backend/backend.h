@@ -55,6 +55,15 @@ class Backend {
   // the backend exports some of them: a backend without libinfiniop.so does not list all 84 names.
   const std::vector<std::string> &missing() const { return missing_; }
 
+  // The tables themselves, for a wrapper that routes every call through its own functions
+  // (the suites' call tracing, cts/call_tracing.h).
+  struct Tables {
+    RtApi &rt;
+    OpApi &op;
+    CclApi &ccl;
+  };
+  Tables tables_to_wrap() { return {rt_, op_, ccl_}; }
+
  private:
   Backend() = default;
   void *Resolve(const char *symbol) const;

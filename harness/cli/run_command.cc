@@ -297,7 +297,8 @@ int RunCommand(const RunOptions &options) {
     std::map<std::string, const cts::ListedCase *> listed_by_id;
     for (const cts::ListedCase &listed : to_run) listed_by_id[listed.id] = &listed;
     std::vector<std::pair<const runner::Expectation *, CaseResult>> flaky_failures;
-    runner::SuiteRunSpec spec{suite.binary, options.backends, device_name, options.device_ids, options.timeout_s};
+    runner::SuiteRunSpec spec{suite.binary, suite.suite, options.backends, device_name, options.device_ids,
+                              options.timeout_s};
     runner::SuiteRunner suite_runner(spec, to_run);
     const bool suite_finished = suite_runner.Run(
         [&](CaseResult result) {
@@ -309,6 +310,11 @@ int RunCommand(const RunOptions &options) {
           else on_result(std::move(result));
         },
         on_tick);
+    for (const std::string &failure : suite_runner.run_failures()) {
+      report.run.failures.push_back(failure);
+      display.OnRunFailure(failure);
+      report_file.Update();
+    }
     for (auto &[entry, result] : flaky_failures) {
       int attempts = 1;
       if (suite_finished && finished) {
@@ -354,7 +360,7 @@ int RunCommand(const RunOptions &options) {
 
   if (device_count == 0) return kExitOk;  // --allow-no-device: every case skipped, as asked
   const report::StatusCounts &counts = report.counts();
-  bool failed = false;
+  bool failed = !report.run.failures.empty();
   for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
   const report::LevelOutcomes levels = report.levels();
   const bool level_missed = options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;

@@ -81,6 +81,14 @@ void RunDisplay::OnResult(const report::CaseResult &result) {
   Redraw(report::IsFailure(result.status) || done_ == total_);
 }
 
+void RunDisplay::OnRunFailure(const std::string &message) {
+  ++failures_;
+  ClearLine();
+  std::printf("RUN FAILURE %s\n", message.c_str());
+  std::fflush(stdout);
+  Redraw(true);
+}
+
 void RunDisplay::OnTick(const cts::ListedCase *running) {
   running_ = running ? running->id : "";
   Redraw(false);
@@ -114,6 +122,9 @@ void PrintSummary(std::FILE *out, const report::Report &report, const std::strin
   }
   print_row("all", "", report.counts());
 
+  for (const std::string &failure : report.run.failures) {
+    std::fprintf(out, "\nrun failure (no case owns it): %s\n", FirstLine(failure).c_str());
+  }
   const std::vector<report::RootCauseGroup> causes = report.root_causes();
   if (!causes.empty()) {
     std::fprintf(out, "\nfailures by root cause (%zu):", causes.size());

@@ -18,6 +18,7 @@ class RunDisplay {
   RunDisplay(int total, bool quiet);
   void OnResult(const report::CaseResult &result);
   void OnTick(const cts::ListedCase *running);
+  void OnRunFailure(const std::string &message);  // a failure outside every case, printed whole
   void Finish();  // takes the progress line away
 
  private:

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -62,6 +63,11 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result, c
 void ResultStream::OnTestStart(const testing::TestInfo &info) {
   TakeMetrics();
   TakeTiming();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  for (int stream : {STDOUT_FILENO, STDERR_FILENO}) {
+    [[maybe_unused]] const ssize_t written = ::write(stream, kCaseStartMarker, sizeof kCaseStartMarker - 1);
+  }
   started_ = std::chrono::steady_clock::now();
   WriteLine(nlohmann::json{{"event", "start"}, {"test", FullName(info)}}.dump());
 }

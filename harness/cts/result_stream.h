@@ -10,6 +10,10 @@
 
 namespace infinicts::cts {
 
+// Written to stdout and stderr as each case starts, after what came before is flushed: the
+// runner cuts a crashed case's output there, so its message never carries an earlier case's.
+inline constexpr char kCaseStartMarker[] = "\x1e" "infinicts: case start" "\x1e\n";
+
 class ResultStream : public testing::EmptyTestEventListener {
  public:
   explicit ResultStream(int fd) : fd_(fd) {}

@@ -75,7 +75,7 @@ std::string Report::Serialize() const {
                     {"exported", backend.exported},   {"missing", backend.missing}};
   Json run_json{{"started", run.started}, {"finished", run.finished}, {"argv", run.argv},
                 {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete},
-                {"narrowed", run.narrowed}};
+                {"narrowed", run.narrowed}, {"failures", run.failures}};
   const LevelOutcomes outcomes = levels();
   Json summary_json;
   summary_json["total"] = counts_.total;

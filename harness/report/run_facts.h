@@ -42,6 +42,9 @@ struct RunInfo {
   // judges no level. --level minimal leaves only the advanced parts out.
   std::vector<std::string> narrowed;
   bool minimal_only = false;
+  // Failures outside every case (a suite process that died between cases or after its last
+  // one, a sanitizer's report at exit), each with the process's stderr. Each fails the run.
+  std::vector<std::string> failures;
 };
 
 // "2024-05-01T12:34:56Z"

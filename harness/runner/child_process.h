@@ -71,6 +71,8 @@ class OutputTail {
   void Append(std::string_view data);
   // The kept text, starting at a line boundary where there is one.
   std::string Text() const;
+  // Whether bytes were dropped from the front.
+  bool truncated() const { return truncated_ || text_.size() > keep_; }
 
  private:
   size_t keep_;

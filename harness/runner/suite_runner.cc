@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "cts/call_tracing.h"
+#include "runner/case_output.h"
 #include "runner/child_process.h"
 #include "runner/interrupt.h"
 
@@ -33,22 +35,31 @@ std::string SecondsText(double seconds) {
 
 // What a child printed, for the message of a case it crashed or hung in.
 struct CapturedOutput {
-  OutputTail out;       // stdout since the child started
-  OutputTail err;       // stderr since the child started
-  OutputTail case_err;  // stderr since the case in flight started
+  CaseOutput out;
+  CaseOutput err;
 };
 
-// The case's own stderr when it has any, else the process's latest stderr, else its stdout.
-std::string WithOutput(std::string message, const CapturedOutput &output) {
-  std::string tail = output.case_err.Text(), label = "stderr";
-  if (tail.empty()) tail = output.err.Text();
-  if (tail.empty()) {
-    tail = output.out.Text();
-    label = "stdout";
+// A crashed or hung case's message: its own stderr (else its own stdout), never an earlier
+// case's; with no case in flight, the process's latest stderr.
+std::string WithOutput(std::string message, const CapturedOutput &output, bool case_in_flight) {
+  std::string tail = case_in_flight ? output.err.CaseText() : output.err.ProcessText();
+  std::string label = case_in_flight ? "stderr of this case" : "stderr";
+  if (tail.empty() && case_in_flight) {
+    tail = output.out.CaseText();
+    label = "stdout of this case";
   }
-  if (!tail.empty()) message += "\n--- last output on " + label + " ---\n" + tail;
-  while (!message.empty() && message.back() == '\n') message.pop_back();
+  while (!tail.empty() && tail.back() == '\n') tail.pop_back();
+  if (!tail.empty()) message += "\n--- " + label + " ---\n" + tail;
   return message;
+}
+
+// ", in the backend call infinirtFree" when the child's crash handler named the call in flight.
+std::string CallInFlightText(const std::string &stderr_text) {
+  const size_t at = stderr_text.rfind(cts::kCrashedInCallLine);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + std::string(cts::kCrashedInCallLine).size();
+  const size_t end = stderr_text.find('\n', begin);
+  return ", in the backend call " + stderr_text.substr(begin, end == std::string::npos ? end : end - begin);
 }
 
 // The cases a child runs, one GoogleTest full name a line, in a private temporary file.
@@ -79,6 +90,12 @@ class CasesFile {
  private:
   std::string path_;
 };
+
+std::string BackendsText(const std::vector<std::string> &backends) {
+  std::string text;
+  for (const std::string &backend : backends) text += (text.empty() ? "" : ", ") + backend;
+  return text;
+}
 
 }  // namespace
 
@@ -198,7 +215,6 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       }
       in_flight = index;
       in_flight_since = now;
-      output.case_err = OutputTail();
     } else if (kind == "end") {
       const auto text = [&](const char *key) {
         return event.contains(key) && event[key].is_string() ? event[key].get<std::string>() : std::string();
@@ -225,7 +241,6 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       output.out.Append(data);
     } else if (stream == ChildProcess::Stream::kStderr) {
       output.err.Append(data);
-      output.case_err.Append(data);
     } else if (stream == ChildProcess::Stream::kResults) {
       line_buffer.append(data);
       size_t newline;
@@ -267,14 +282,23 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
     if (timed_out) {
       resolve(*in_flight, ResultFor(*in_flight, Status::kTimeout,
                                     WithOutput("the case did not finish within " + limit + " s; its process was killed",
-                                               output),
+                                               output, true),
                                     elapsed));
     } else {
-      resolve(*in_flight, ResultFor(*in_flight, Status::kCrash,
-                                    WithOutput("the suite process " + DescribeWaitStatus(*exit_status) + " during this case",
-                                               output),
-                                    elapsed));
+      resolve(*in_flight,
+              ResultFor(*in_flight, Status::kCrash,
+                        WithOutput("the suite process " + DescribeWaitStatus(*exit_status) + " during this case" +
+                                       CallInFlightText(output.err.CaseText()),
+                                   output, true),
+                        elapsed));
     }
+  } else if (!timed_out && resolved_here > 0 && *exit_status != 0) {
+    // Between cases or after the last one: a backend crashing while it unloads, a sanitizer's
+    // report at exit. No case owns it, and it must not pass unseen.
+    run_failures_.push_back(WithOutput("the " + spec_.suite + " suite process " + DescribeWaitStatus(*exit_status) +
+                                           " after its last case" + CallInFlightText(output.err.ProcessText()) +
+                                           " (backend " + BackendsText(spec_.backends) + ")",
+                                       output, false));
   }
   if (resolved_here == 0) {
     // Nothing moved: running the same cases again would do the same.
@@ -282,12 +306,13 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       resolve_rest(Status::kTimeout,
                    WithOutput("the suite process started no case within " + limit +
                                   " s (it hung before its first case, e.g. while loading the backend); it was killed",
-                              output));
+                              output, false));
     } else {
       resolve_rest(Status::kCrash,
                    WithOutput("the suite process " + DescribeWaitStatus(*exit_status) +
-                                  " without starting this case (it started no case at all)",
-                              output));
+                                  " without starting this case (it started no case at all)" +
+                                  CallInFlightText(output.err.ProcessText()),
+                              output, false));
     }
   }
   return true;

@@ -7,7 +7,11 @@
 //     ends `timeout`;
 //   - after either, or when a child exits leaving cases it never started, a new
 //     child runs the cases left; a child that resolves no case at all ends the
-//     rest `crash` (or `timeout` when it hung) with the reason, so nothing loops.
+//     rest `crash` (or `timeout` when it hung) with the reason, so nothing loops;
+//   - a child that exits with an error or a signal with no case in flight (a backend
+//     crashing as it unloads, a sanitizer's report at exit) is a run failure.
+// A crashed case's message carries that case's own output, and the backend call in flight
+// where the child's crash handler (cts/call_tracing.h) named it.
 #pragma once
 
 #include <functional>
@@ -22,6 +26,7 @@ namespace infinicts::runner {
 
 struct SuiteRunSpec {
   std::string binary;
+  std::string suite;                  // rt, op, ccl: for messages
   std::vector<std::string> backends;  // each goes to the child as --cts-backend
   std::string device;                 // device type name
   std::string device_ids;             // "0,1", or empty for the child's default
@@ -39,6 +44,9 @@ class SuiteRunner {
   // Runs every case; on_result gets each result as its case ends. Returns false
   // when the run was interrupted (runner::Interrupted()); the cases left have no result.
   bool Run(const ResultSink &on_result, const Tick &on_tick);
+  // What went wrong outside every case: a child that exited with an error or a signal between
+  // cases or after its last one, with its stderr. Each is a failure of the run.
+  const std::vector<std::string> &run_failures() const { return run_failures_; }
 
  private:
   struct Attempt;
@@ -52,6 +60,7 @@ class SuiteRunner {
   std::vector<cts::ListedCase> cases_;
   std::vector<bool> resolved_;
   std::map<std::string, size_t> index_by_test_;
+  std::vector<std::string> run_failures_;
 };
 
 }  // namespace infinicts::runner

@@ -156,6 +156,34 @@ TEST_F(CliTest, ACrashEndsOnlyItsCase) {
   EXPECT_NE(run.out.find(std::string("CRASH    ") + kAborts), std::string::npos) << run.out;
 }
 
+TEST_F(CliTest, ACrashInTheBackendNamesTheCallAndOnlyItsOwnOutput) {
+  // aborts prints to stderr and survives (no fault asked); segfaults then dies in the backend.
+  const CliRun run = RunCli(RunArgs({"--filter", "rt.device.*,rt.event.*"}), {{"FAKE_RT_CRASH_IN_SYNCHRONIZE", "1"}});
+  EXPECT_EQ(run.exit_code, 1);
+  const std::string segfault = FindResult(Report(), kSegfaults)["message"];
+  EXPECT_EQ(segfault.rfind("the suite process was killed by signal 11 (SIGSEGV) during this case, in the backend call "
+                           "infinirtDeviceSynchronize\n",
+                           0),
+            0u)
+      << segfault;
+  EXPECT_EQ(segfault.find("xxxxxxxx"), std::string::npos) << "the chatty case's stderr is not this crash's";
+}
+
+TEST_F(CliTest, AChildThatFailsAfterItsLastCaseFailsTheRun) {
+  const CliRun run = RunCli(RunArgs({"--filter", "rt.device.*"}), {{"FAKE_SUITE_FAULTS", "exit_error_after_cases"}});
+  EXPECT_EQ(run.exit_code, 1) << "every case passed, but the process did not end well";
+  const json report = Report();
+  ExpectValid(report);
+  EXPECT_EQ(report["summary"]["pass"], 2);
+  ASSERT_EQ(report["run"]["failures"].size(), 1u);
+  const std::string failure = report["run"]["failures"][0];
+  EXPECT_EQ(failure.rfind("the rt suite process exited with code 3 after its last case (backend " + FakeBackendDir() + ")", 0),
+            0u)
+      << failure;
+  EXPECT_NE(failure.find("==1==ERROR: FakeSanitizer: something found at exit"), std::string::npos) << failure;
+  EXPECT_NE(run.out.find("RUN FAILURE the rt suite process exited with code 3"), std::string::npos) << run.out;
+}
+
 TEST_F(CliTest, AHangBecomesTimeoutAndTheRestRun) {
   const auto started = std::chrono::steady_clock::now();
   const CliRun run = RunCli(RunArgs({"--timeout", "1.5"}), {{"FAKE_SUITE_FAULTS", "hang"}});
@@ -375,7 +403,7 @@ TEST_F(CliTest, InfoPrintsWhatTheProbeLearned) {
   const CliRun run = RunCli({"info", "--backend", FakeBackendDir(), "--device", "cpu"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find(FakeBackendDir() + "/libinfinirt.so"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("exported (6):"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("exported (7):"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("  infinirtMalloc\n"), std::string::npos);
   EXPECT_NE(run.out.find("  infinirtEventCreate\n"), std::string::npos) << "listed as missing";
   EXPECT_NE(run.out.find("* cpu        1"), std::string::npos) << run.out;

@@ -1,6 +1,7 @@
 // A tiny InfiniRT backend for the runner's tests: a few runtime symbols, one cpu
 // device (FAKE_RT_CPU_DEVICES changes the count) and no device of any other type.
-// FAKE_RT_CRASH_IN_INIT=1 makes infinirtInit crash, as a broken driver would.
+// FAKE_RT_CRASH_IN_INIT=1 makes infinirtInit crash, as a broken driver would;
+// FAKE_RT_CRASH_IN_SYNCHRONIZE=1 does the same to infinirtDeviceSynchronize.
 #include <signal.h>
 
 #include <cstdlib>
@@ -54,5 +55,11 @@ __INFINI_C __export infiniStatus_t infinirtMalloc(void **p_ptr, size_t size) {
 
 __INFINI_C __export infiniStatus_t infinirtFree(void *ptr) {
   std::free(ptr);
+  return INFINI_STATUS_SUCCESS;
+}
+
+__INFINI_C __export infiniStatus_t infinirtDeviceSynchronize(void) {
+  const char *crash = std::getenv("FAKE_RT_CRASH_IN_SYNCHRONIZE");
+  if (crash && *crash == '1') raise(SIGSEGV);
   return INFINI_STATUS_SUCCESS;
 }

@@ -4,6 +4,7 @@
 //   blocked                      setup_blocked's SetDevice, which it needs but does not check, fails
 //   exit_after_case              the process exits normally after each case it ends
 //   exit_before_cases            the process exits normally before its first case
+//   exit_error_after_cases       the process exits with code 3 after its last case
 //   hang_before_cases            the process sleeps before its first case
 // FAKE_SUITE_PID_FILE: the hanging case writes its process id there first.
 // FAKE_SUITE_FLAKY_DIR: the perf case flaky_once appends its process id to a file there
@@ -45,6 +46,13 @@ class FaultsBeforeCases : public testing::Environment {
   void SetUp() override {
     if (FaultAsked("exit_before_cases")) _exit(0);
     if (FaultAsked("hang_before_cases")) sleep(300);
+  }
+  void TearDown() override {
+    if (FaultAsked("exit_error_after_cases")) {
+      std::fprintf(stderr, "==1==ERROR: FakeSanitizer: something found at exit\n");
+      std::fflush(stderr);
+      _exit(3);
+    }
   }
 };
 
@@ -94,11 +102,14 @@ CTS_TEST_F(FakeEvent, aborts, "conformance", "event", "RT-EVT-1") {
   }
 }
 
+// Crashes in the suite itself (FAKE_SUITE_FAULTS=segv) or in the backend's
+// DeviceSynchronize (FAKE_RT_CRASH_IN_SYNCHRONIZE=1).
 CTS_TEST_F(FakeEvent, segfaults, "conformance", "event", "RT-EVT-2") {
   if (FaultAsked("segv")) {
     std::fprintf(stderr, "fake suite: segfaulting on purpose\n");
     raise(SIGSEGV);
   }
+  CTS_ASSERT_OK(rt().infinirtDeviceSynchronize());
 }
 
 CTS_TEST_F(FakeEvent, hangs, "conformance", "event", "RT-EVT-3") {
