@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -44,6 +45,12 @@ inline const std::vector<int> &device_ids() { return GetContext().device_ids; }
 
 // A number the running case measured; the name carries its unit (max_abs_err, time_ms_median).
 void RecordMetric(const std::string &name, double value);
+// Records, for a SHOULD clause, whether `status` is one of `recommended` (CTS_SHOULD_ANSWER).
+void RecordShould(const std::string &metric, int status, std::initializer_list<int> recommended);
+
+// The running case tests a capability the spec leaves optional ("f64", "i32"): refused, it ends
+// `unsupported` without keeping a level from being reached, and is listed as missing.
+void NoteOptionalCapability(const std::string &capability);
 
 // How a perf case took its time, and every sample (the result's `timing`).
 void RecordTiming(const nlohmann::json &timing);
@@ -212,6 +219,10 @@ inline constexpr const char *kUnsupportedPrefix = "unsupported: ";
                                .c_str());                                                                  \
     }                                                                                                      \
   } while (0)
+
+// For a SHOULD clause (recorded, passing): records `metric` as 1 when `call` answered one of the
+// recommended statuses and 0 when not, and `metric`_status as the status it answered.
+#define CTS_SHOULD_ANSWER(call, metric, ...) ::infinicts::cts::RecordShould(metric, static_cast<int>(call), {__VA_ARGS__})
 
 // Asserts any status but SUCCESS, for input whose exact error status the spec leaves open.
 #define CTS_ASSERT_ERROR(call)                                                                             \

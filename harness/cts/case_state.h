@@ -11,5 +11,6 @@ namespace infinicts::cts {
 
 std::vector<std::pair<std::string, double>> TakeMetrics();
 nlohmann::json TakeTiming();  // null when the case recorded none
+std::string TakeOptionalCapability();  // empty when the case noted none
 
 }  // namespace infinicts::cts

@@ -28,6 +28,15 @@ nlohmann::json &Timing() {
   return timing;
 }
 
+// What a case noted, handed over once and left empty for the next case.
+template <class T>
+T TakeNoted(T &noted) {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  T taken;
+  taken.swap(noted);
+  return taken;
+}
+
 }  // namespace
 
 Context &GetContext() {
@@ -70,24 +79,33 @@ void RecordMetric(const std::string &name, double value) {
   Metrics().emplace_back(name, value);
 }
 
-std::vector<std::pair<std::string, double>> TakeMetrics() {
-  std::lock_guard<std::mutex> lock(MetricsMutex());
-  std::vector<std::pair<std::string, double>> taken;
-  taken.swap(Metrics());
-  return taken;
+std::vector<std::pair<std::string, double>> TakeMetrics() { return TakeNoted(Metrics()); }
+
+void RecordShould(const std::string &metric, int status, std::initializer_list<int> recommended) {
+  bool as_recommended = false;
+  for (int wanted : recommended) as_recommended = as_recommended || status == wanted;
+  RecordMetric(metric, as_recommended ? 1 : 0);
+  RecordMetric(metric + "_status", status);
 }
+
+std::string &OptionalCapability() {
+  static std::string capability;
+  return capability;
+}
+
+void NoteOptionalCapability(const std::string &capability) {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  OptionalCapability() = capability;
+}
+
+std::string TakeOptionalCapability() { return TakeNoted(OptionalCapability()); }
 
 void RecordTiming(const nlohmann::json &timing) {
   std::lock_guard<std::mutex> lock(MetricsMutex());
   Timing() = timing;
 }
 
-nlohmann::json TakeTiming() {
-  std::lock_guard<std::mutex> lock(MetricsMutex());
-  nlohmann::json taken;
-  taken.swap(Timing());
-  return taken;
-}
+nlohmann::json TakeTiming() { return TakeNoted(Timing()); }
 
 bool FullProfile() {
   const char *profile = std::getenv("INFINICTS_PROFILE");

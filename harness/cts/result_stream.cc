@@ -63,6 +63,7 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result, c
 void ResultStream::OnTestStart(const testing::TestInfo &info) {
   TakeMetrics();
   TakeTiming();
+  TakeOptionalCapability();
   std::fflush(stdout);
   std::fflush(stderr);
   for (int stream : {STDOUT_FILENO, STDERR_FILENO}) {
@@ -85,6 +86,7 @@ void ResultStream::OnTestEnd(const testing::TestInfo &info) {
                       {"metrics", metrics}};
   nlohmann::json timing = TakeTiming();
   if (!timing.is_null()) line["timing"] = std::move(timing);
+  if (std::string optional = TakeOptionalCapability(); !optional.empty()) line["optional_capability"] = optional;
   WriteLine(line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 

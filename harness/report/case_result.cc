@@ -17,6 +17,7 @@ nlohmann::ordered_json ToJson(const CaseResult &result) {
   json["params"] = nlohmann::ordered_json(result.params);
   json["metrics"] = nlohmann::ordered_json(result.metrics);
   if (!result.timing.is_null()) json["timing"] = nlohmann::ordered_json(result.timing);
+  if (!result.optional_capability.empty()) json["optional_capability"] = result.optional_capability;
   return json;
 }
 
@@ -36,6 +37,7 @@ CaseResult CaseResultFromJson(const nlohmann::json &json) {
   result.params = json.at("params");
   result.metrics = json.at("metrics");
   if (json.contains("timing")) result.timing = json.at("timing");
+  if (json.contains("optional_capability")) result.optional_capability = json.at("optional_capability").get<std::string>();
   return result;
 }
 

@@ -22,6 +22,9 @@ struct CaseResult {
   nlohmann::json params = nlohmann::json::object();
   nlohmann::json metrics = nlohmann::json::object();  // numbers, or null for a value that was not finite
   nlohmann::json timing;  // perf cases: {method, warmup_iterations, samples_ms, …}; null elsewhere
+  // What optional capability the case tests ("f64"): refused, it does not keep a level from
+  // being reached; empty for the cases of what the spec requires.
+  std::string optional_capability;
 };
 
 // Keys in the order the report shows them.

@@ -41,6 +41,19 @@ void LevelTally::Add(const CaseResult &result) {
   PartState &state = parts_[part];
   state.counts.Add(result.status);
   state.first_id.emplace(result.status, result.id);
+  if (result.status == Status::kUnsupported && !result.optional_capability.empty()) {
+    ++state.optional_missing;
+    auto found = std::find_if(missing_.begin(), missing_.end(), [&](const MissingCapability &missing) {
+      return missing.part == part && missing.capability == result.optional_capability;
+    });
+    if (found == missing_.end()) {
+      missing_.push_back({part, result.optional_capability, 0, result.id});
+      found = missing_.end() - 1;
+    }
+    ++found->cases;
+  } else if (result.status == Status::kUnsupported && state.first_required_unsupported.empty()) {
+    state.first_required_unsupported = result.id;
+  }
   if (!IsAdvancedPart(part)) minimal_causes_.Add(result);
   all_causes_.Add(result);
 }
@@ -68,10 +81,13 @@ LevelOutcome LevelTally::EvaluateLevel(bool advanced) const {
       continue;
     }
     const PartState &state = parts_.at(part.part);
-    for (Status status : {Status::kUnsupported, Status::kXfail}) {
-      if (part.counts[status] == 0) continue;
-      reasons.push_back(part.part + ": " + std::to_string(part.counts[status]) + " " + StatusName(status) +
-                        " (first: " + state.first_id.at(status) + ")");
+    if (const int required = part.counts[Status::kUnsupported] - state.optional_missing; required > 0) {
+      reasons.push_back(part.part + ": " + std::to_string(required) + " unsupported (first: " +
+                        state.first_required_unsupported + ")");
+    }
+    if (part.counts[Status::kXfail] > 0) {
+      reasons.push_back(part.part + ": " + std::to_string(part.counts[Status::kXfail]) + " xfail (first: " +
+                        state.first_id.at(Status::kXfail) + ")");
     }
   }
 
@@ -125,7 +141,7 @@ std::vector<PartVerdict> LevelTally::Parts() const {
     bool failed = false;
     for (Status status : kAllStatuses) failed = failed || ((IsFailure(status) || status == Status::kXfail) && counts[status] > 0);
     if (failed) verdict.verdict = "fail";
-    else if (counts[Status::kUnsupported] > 0) verdict.verdict = "unsupported";
+    else if (counts[Status::kUnsupported] > state.optional_missing) verdict.verdict = "unsupported";
     else if (counts[Status::kPass] == 0) verdict.verdict = "untested";
     else verdict.verdict = "pass";
     verdicts.push_back(std::move(verdict));

@@ -5,7 +5,8 @@
 //
 // A level is reached when every part of it ran, each has a case that passed, and none of its
 // cases ended unsupported, fail, blocked, crash, timeout or xfail; skipped cases are neutral
-// (a part whose cases all skipped was not tested). A level is judged only on a complete run
+// (a part whose cases all skipped was not tested), and so are refused optional capabilities
+// (F64, integer Add: unsupported cases that name one), which are listed as missing. A level is judged only on a complete run
 // of all its parts: a run narrowed (by --filter, --suite, --mode, --expect skips) or cut short
 // is "not judged", with the reasons, and never "reached". Why a level was not reached lists
 // the failures by root cause (report/root_causes.h).
@@ -51,6 +52,14 @@ struct PartVerdict {
   StatusCounts counts;
 };
 
+// An optional capability (F64, integer Add) the backend refused in one part.
+struct MissingCapability {
+  std::string part;
+  std::string capability;
+  int cases = 0;
+  std::string first;  // the first case that found it missing
+};
+
 // The parts only the advanced level needs (rt subject event, the ccl suite):
 // `--level minimal` leaves them out.
 bool IsAdvancedOnly(const std::string &suite, const std::string &subject);
@@ -61,16 +70,21 @@ class LevelTally {
   void Add(const CaseResult &result);
   LevelOutcomes Evaluate(const RunScope &scope = {}) const;
   std::vector<PartVerdict> Parts() const;  // in part order: rt, op, ccl
+  const std::vector<MissingCapability> &MissingCapabilities() const { return missing_; }
 
  private:
   struct PartState {
     StatusCounts counts;
     std::map<Status, std::string> first_id;  // the first case of each status
+    int optional_missing = 0;                // of counts' unsupported: refused optional capabilities
+    // The first unsupported case that is not an optional capability.
+    std::string first_required_unsupported;
   };
   LevelOutcome EvaluateLevel(bool advanced) const;
   std::map<std::string, PartState> parts_;
   RootCauses minimal_causes_;  // failures in the minimal parts
   RootCauses all_causes_;      // in every part
+  std::vector<MissingCapability> missing_;
 };
 
 }  // namespace infinicts::report

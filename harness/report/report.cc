@@ -91,6 +91,12 @@ std::string Report::Serialize() const {
   Json causes_json = Json::array();
   for (const RootCauseGroup &group : root_causes()) causes_json.push_back(ToJson(group));
   summary_json["root_causes"] = std::move(causes_json);
+  Json missing_json = Json::array();
+  for (const MissingCapability &missing : levels_.MissingCapabilities()) {
+    missing_json.push_back(Json{{"part", missing.part}, {"capability", missing.capability}, {"cases", missing.cases},
+                                {"first", missing.first}});
+  }
+  summary_json["missing_capabilities"] = std::move(missing_json);
 
   std::string text;
   text.reserve(result_bytes_ + result_texts_.size() * 8 + 4096);

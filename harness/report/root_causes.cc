@@ -14,12 +14,15 @@ const std::regex &ClausePattern() {
 
 std::string FirstLineOf(const std::string &text) { return text.substr(0, text.find('\n')); }
 
-// Digits (and a hex number's letters) become one '#'.
+// Digits (and a hex number's letters, a sign) become one '#'.
 std::string WithoutNumbers(const std::string &text) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
     if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
-      out += text[i++];
+      const bool sign = text[i] == '-' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+                        (i == 0 || text[i - 1] == ' ' || text[i - 1] == '(' || text[i - 1] == '[');
+      if (!sign) out += text[i];
+      ++i;
       continue;
     }
     const bool hex = text.compare(i, 2, "0x") == 0;
@@ -35,14 +38,41 @@ std::string WithoutNumbers(const std::string &text) {
 
 }  // namespace
 
-std::string MessageShape(const std::string &first_line) {
+// A bracketed list of numbers (a shape, strides) becomes "[…]": one root cause shows on
+// tensors of any rank.
+std::string WithoutNumberLists(const std::string &text) {
+  static const std::regex list(R"(\[[-0-9., ]*\])");
+  return std::regex_replace(text, list, "[…]");
+}
+
+// Items of a list that repeat one after another (", "- or "; "-separated) kept once: a list
+// of the first mismatches has one shape however many it shows.
+std::string WithoutRepeats(const std::string &text, const std::string &separator) {
+  std::string out, previous;
+  size_t at = 0;
+  bool first = true;
+  while (true) {
+    const size_t next = text.find(separator, at);
+    const std::string item = text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (first || item != previous) out += (first ? "" : separator) + item;
+    previous = item;
+    first = false;
+    if (next == std::string::npos) break;
+    at = next + separator.size();
+  }
+  return out;
+}
+
+std::string MessageShape(const std::string &line) {
+  const std::string first_line = WithoutNumberLists(line);
   std::string shape;
   auto at = first_line.cbegin();
   for (std::sregex_iterator it(first_line.begin(), first_line.end(), ClausePattern()), end; it != end; ++it) {
     shape += WithoutNumbers(std::string(at, (*it)[0].first)) + (*it)[0].str();
     at = (*it)[0].second;
   }
-  return shape + WithoutNumbers(std::string(at, first_line.cend()));
+  shape += WithoutNumbers(std::string(at, first_line.cend()));
+  return WithoutRepeats(WithoutRepeats(shape, ", "), "; ");
 }
 
 std::string FirstClauseIn(const std::string &line) {

@@ -22,8 +22,9 @@ struct RootCauseGroup {
   std::vector<std::string> examples;  // the first kRootCauseExamples ids
 };
 
-// The first line with each number other than a clause's replaced by "#": "output y: 3 of 64
-// elements" and "output y: 5 of 128 elements" have one shape.
+// The first line with each number other than a clause's replaced by "#", and each bracketed
+// list of numbers by "[…]": "output y [7, 31]: 3 of 217 elements" and "output y [2, 3, 5]: 5 of 30
+// elements" have one shape.
 std::string MessageShape(const std::string &first_line);
 // The first clause id in a line ("RT-MEM-2"), or "".
 std::string FirstClauseIn(const std::string &line);

@@ -231,6 +231,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       CaseResult result = ResultFor(index, *status, message, duration_ms);
       if (event.contains("metrics") && event["metrics"].is_object()) result.metrics = event["metrics"];
       if (event.contains("timing") && event["timing"].is_object()) result.timing = event["timing"];
+      result.optional_capability = text("optional_capability");
       resolve(index, std::move(result));
       if (in_flight == index) in_flight.reset();
     }

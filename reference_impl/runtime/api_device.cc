@@ -48,10 +48,11 @@ __INFINI_C infiniStatus_t infinirtSetDevice(infiniDevice_t device, int device_id
 }
 
 __INFINI_C infiniStatus_t infinirtGetDevice(infiniDevice_t *device_ptr, int *device_id_ptr) {
-  if (device_ptr == nullptr || device_id_ptr == nullptr) return INFINI_STATUS_NULL_POINTER;
+  // Either pointer may be NULL (a caller asking for the type alone); not both.
+  if (device_ptr == nullptr && device_id_ptr == nullptr) return INFINI_STATUS_NULL_POINTER;
   const CurrentDevice current = infinicts::ref::GetCurrentDevice();
-  *device_ptr = current.type;
-  *device_id_ptr = current.id;
+  if (device_ptr != nullptr) *device_ptr = current.type;
+  if (device_id_ptr != nullptr) *device_id_ptr = current.id;
   return INFINI_STATUS_SUCCESS;
 }
 

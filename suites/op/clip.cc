@@ -13,6 +13,7 @@ namespace {
 struct ClipTraits {
   static constexpr const char *kSubject = "clip";
   static constexpr bool kBoundInputs = true;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x", "min_val", "max_val"}; }
   static OpCalls Calls() {
     OpCalls calls;

@@ -13,6 +13,7 @@ namespace {
 struct GeluTraits {
   static constexpr const char *kSubject = "gelu";
   static constexpr bool kBoundInputs = false;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls() {
     OpCalls calls;

@@ -195,13 +195,13 @@ struct GemmOp {
   static std::vector<BadDescriptor> BadDescriptors() {
     const Problem base = Small(INFINI_DTYPE_F32);
     auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(std::vector<TensorSpec> &)> mutate,
-                   bool two_faults = false) {
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
       BadDescriptor d;
       d.name = std::move(name);
       d.problem = base;
       d.mutate = std::move(mutate);
       d.expected = expected;
-      d.two_faults = two_faults;
+      d.second_fault = second_fault;
       return d;
     };
     auto shape = [](TensorSpec &spec, Shape s) { spec.layout = ContiguousLayout(s); };
@@ -246,13 +246,13 @@ struct GemmOp {
               s[1].dtype = INFINI_DTYPE_I32;
               shape(s[2], {8, 6});
             },
-            true),
+            INFINI_STATUS_BAD_TENSOR_SHAPE),
         bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
             [&](auto &s) {
               shape(s[2], {8, 6});
               s[0].layout.strides = {12, 2};
             },
-            true),
+            INFINI_STATUS_BAD_TENSOR_STRIDES),
     };
   }
 

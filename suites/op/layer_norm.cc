@@ -151,13 +151,13 @@ struct LayerNormOp {
     using Specs = std::vector<TensorSpec>;
     std::vector<BadDescriptor> list;
     auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   bool two_faults = false) {
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
       BadDescriptor d;
       d.name = std::move(name);
       d.problem = Make(INFINI_DTYPE_F32, {4, 5});
       d.mutate = std::move(mutate);
       d.expected = expected;
-      d.two_faults = two_faults;
+      d.second_fault = second_fault;
       list.push_back(d);
     };
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
@@ -178,13 +178,13 @@ struct LayerNormOp {
           s[4].dtype = INFINI_DTYPE_F16;
           reshape(s[5], {6});
         },
-        true);
+        INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
         [&](Specs &s) {
           reshape(s[5], {6});
           s[0].layout.strides = {0, 1};
         },
-        true);
+        INFINI_STATUS_BAD_TENSOR_STRIDES);
     return list;
   }
 

@@ -11,6 +11,8 @@ namespace {
 struct MulTraits {
   static constexpr const char *kSubject = "mul";
   static constexpr bool kBoundInputs = false;
+  // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kProducts;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
   static OpCalls Calls() {
     OpCalls calls;

@@ -176,13 +176,13 @@ struct RandomSampleOp {
     using Specs = std::vector<TensorSpec>;
     std::vector<BadDescriptor> list;
     auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   bool two_faults = false) {
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
       BadDescriptor d;
       d.name = std::move(name);
       d.problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, {0.5f, 0.9f, 20, 1.0f});
       d.mutate = std::move(mutate);
       d.expected = expected;
-      d.two_faults = two_faults;
+      d.second_fault = second_fault;
       list.push_back(d);
     };
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
@@ -197,13 +197,13 @@ struct RandomSampleOp {
           s[1].dtype = INFINI_DTYPE_I32;
           reshape(s[0], {1});
         },
-        true);
+        INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_result_range", INFINI_STATUS_BAD_TENSOR_SHAPE,
         [&](Specs &s) {
           s[0].dtype = INFINI_DTYPE_I8;
           reshape(s[1], {10, 100});
         },
-        true);
+        INFINI_STATUS_BAD_TENSOR_DTYPE);
     return list;
   }
 

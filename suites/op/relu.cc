@@ -14,6 +14,7 @@ namespace {
 struct ReluTraits {
   static constexpr const char *kSubject = "relu";
   static constexpr bool kBoundInputs = false;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls() {
     OpCalls calls;

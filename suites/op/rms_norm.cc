@@ -142,13 +142,13 @@ struct RmsNormOp {
     using Specs = std::vector<TensorSpec>;
     std::vector<BadDescriptor> list;
     auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), bool two_faults = false) {
+                   Problem problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
       BadDescriptor d;
       d.name = std::move(name);
       d.problem = problem;
       d.mutate = std::move(mutate);
       d.expected = expected;
-      d.two_faults = two_faults;
+      d.second_fault = second_fault;
       list.push_back(d);
     };
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
@@ -173,13 +173,13 @@ struct RmsNormOp {
           s[2].dtype = INFINI_DTYPE_F16;
           reshape(s[2], {4});
         },
-        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), true);
+        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
         [&](Specs &s) {
           reshape(s[2], {4});
           s[0].layout.strides = {0, 1};
         },
-        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), true);
+        Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), INFINI_STATUS_BAD_TENSOR_STRIDES);
     return list;
   }
 

@@ -202,13 +202,13 @@ struct RopeOp {
     using Specs = std::vector<TensorSpec>;
     std::vector<BadDescriptor> list;
     auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Small(INFINI_DTYPE_F32), bool two_faults = false) {
+                   Problem problem = Small(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
       BadDescriptor d;
       d.name = std::move(name);
       d.problem = problem;
       d.mutate = std::move(mutate);
       d.expected = expected;
-      d.two_faults = two_faults;
+      d.second_fault = second_fault;
       list.push_back(d);
     };
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
@@ -244,13 +244,13 @@ struct RopeOp {
     });
     bad("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 3, 10}); });
     bad("y_heads_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
-    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; }, algo_2, true);
+    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; }, algo_2, INFINI_STATUS_BAD_TENSOR_DTYPE);
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
         [&](Specs &s) {
           s[2].dtype = INFINI_DTYPE_F32;
           reshape(s[2], {4});
         },
-        Small(INFINI_DTYPE_F32), true);
+        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
     return list;
   }
 

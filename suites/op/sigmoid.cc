@@ -11,6 +11,7 @@ namespace {
 struct SigmoidTraits {
   static constexpr const char *kSubject = "sigmoid";
   static constexpr bool kBoundInputs = false;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls() {
     OpCalls calls;

@@ -12,6 +12,7 @@ namespace {
 struct SiluTraits {
   static constexpr const char *kSubject = "silu";
   static constexpr bool kBoundInputs = false;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls() {
     OpCalls calls;

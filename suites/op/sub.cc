@@ -12,6 +12,8 @@ namespace {
 struct SubTraits {
   static constexpr const char *kSubject = "sub";
   static constexpr bool kBoundInputs = false;
+  // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
   static OpCalls Calls() {
     OpCalls calls;

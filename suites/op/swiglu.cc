@@ -12,6 +12,7 @@ namespace {
 struct SwiGLUTraits {
   static constexpr const char *kSubject = "swiglu";
   static constexpr bool kBoundInputs = false;
+  static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
   static OpCalls Calls() {
     OpCalls calls;

@@ -41,6 +41,33 @@ TEST_F(ElementwiseTest, SubAndMulIntoATransposedHalfOutput) {
   EXPECT_OK(infiniopDestroyMulDescriptor(mul));
 }
 
+TEST_F(ElementwiseTest, IntegerAddSubMulAreExactAndWrapLikeTheHardware) {
+  Tensor a({3}, INFINI_DTYPE_I32), b({3}, INFINI_DTYPE_I32), c({3}, INFINI_DTYPE_I32);
+  a.Upload({2147483647, 16777217, -5}, 0);
+  b.Upload({1, 16777216, 7}, 0);
+  infiniopAddDescriptor_t add = nullptr;
+  ASSERT_OK(infiniopCreateAddDescriptor(handle_, &add, c.desc(), a.desc(), b.desc()));
+  ASSERT_OK(infiniopAdd(add, nullptr, 0, c.data(), a.data(), b.data(), stream_));
+  Sync();
+  ExpectNear(c.Download(), {-2147483648.0, 33554433, 2}, 0);  // odd above 2^24: no F32 on the way
+  infiniopSubDescriptor_t sub = nullptr;
+  ASSERT_OK(infiniopCreateSubDescriptor(handle_, &sub, c.desc(), a.desc(), b.desc()));
+  ASSERT_OK(infiniopSub(sub, nullptr, 0, c.data(), a.data(), b.data(), stream_));
+  Sync();
+  ExpectNear(c.Download(), {2147483646, 1, -12}, 0);
+  Tensor x({2}, INFINI_DTYPE_I64), y({2}, INFINI_DTYPE_I64), z({2}, INFINI_DTYPE_I64);
+  x.Upload({1099511627777.0, -3}, 0);  // 2^40 + 1
+  y.Upload({3, 1125899906842624.0}, 0);  // 2^50
+  infiniopMulDescriptor_t mul = nullptr;
+  ASSERT_OK(infiniopCreateMulDescriptor(handle_, &mul, z.desc(), x.desc(), y.desc()));
+  ASSERT_OK(infiniopMul(mul, nullptr, 0, z.data(), x.data(), y.data(), stream_));
+  Sync();
+  ExpectNear(z.Download(), {3298534883331.0, -3377699720527872.0}, 0);
+  EXPECT_OK(infiniopDestroyAddDescriptor(add));
+  EXPECT_OK(infiniopDestroySubDescriptor(sub));
+  EXPECT_OK(infiniopDestroyMulDescriptor(mul));
+}
+
 TEST_F(ElementwiseTest, SwiGLUIsAByTheSiluOfB) {
   Tensor a({3}, INFINI_DTYPE_F64), b({3}, INFINI_DTYPE_F64), c({3}, INFINI_DTYPE_F64);
   a.Upload({1, 2, -1});

@@ -28,7 +28,12 @@ TEST_F(ValidationTest, ElementwiseDescriptorRules) {
   infiniopAddDescriptor_t desc = nullptr;
   EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, a.desc(), a.desc(), b.desc()), INFINI_STATUS_BAD_TENSOR_SHAPE);
   EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, a.desc(), a.desc(), h.desc()), INFINI_STATUS_BAD_TENSOR_DTYPE);
-  EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, i.desc(), i.desc(), i.desc()), INFINI_STATUS_BAD_TENSOR_DTYPE);
+  // Add takes I32 (on the CPU); Relu does not, nor a mix of I32 and F32.
+  ASSERT_EQ(infiniopCreateAddDescriptor(handle_, &desc, i.desc(), i.desc(), i.desc()), INFINI_STATUS_SUCCESS);
+  EXPECT_EQ(infiniopDestroyAddDescriptor(desc), INFINI_STATUS_SUCCESS);
+  EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, i.desc(), i.desc(), a.desc()), INFINI_STATUS_BAD_TENSOR_DTYPE);
+  infiniopReluDescriptor_t relu = nullptr;
+  EXPECT_EQ(infiniopCreateReluDescriptor(handle_, &relu, i.desc(), i.desc()), INFINI_STATUS_BAD_TENSOR_DTYPE);
   EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, broadcast.desc(), a.desc(), a.desc()),
             INFINI_STATUS_BAD_TENSOR_STRIDES);
   EXPECT_EQ(infiniopCreateAddDescriptor(handle_, &desc, nullptr, a.desc(), a.desc()), INFINI_STATUS_NULL_POINTER);

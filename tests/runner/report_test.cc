@@ -140,6 +140,49 @@ TEST(Levels, ANarrowedOrUnfinishedRunJudgesNoLevel) {
   EXPECT_FALSE(tally.Evaluate(perf).minimal.judged);
 }
 
+TEST(RootCauses, OneShapeForMessagesThatDifferInNumbersOnly) {
+  EXPECT_EQ(MessageShape("OP-ACC-1: output c: i32 [7, 31] strides [31, 1] offset 0: 3 of 217 elements"),
+            MessageShape("OP-ACC-1: output c: i32 [2, 3, 5] strides [15, 5, 1] offset 4: 30 of 30 elements"));
+  EXPECT_NE(MessageShape("RT-MEM-2: malloc answered SUCCESS with NULL"), MessageShape("RT-MEM-4: malloc answered SUCCESS with NULL"))
+      << "the clause's own number stays";
+  EXPECT_EQ(FirstClauseIn("blocked by RT-STREAM-2, which …"), "RT-STREAM-2");
+  RootCauses causes;
+  CaseResult failing = Result("op", "add", Status::kFail, "a");
+  failing.message = "OP-ACC-1: 3 of 9 elements\nmore";
+  causes.Add(failing);
+  failing.id = "op.add.conformance/b";
+  failing.message = "OP-ACC-1: 4 of 9 elements";
+  causes.Add(failing);
+  causes.Add(Result("op", "add", Status::kPass, "c"));
+  const std::vector<RootCauseGroup> groups = causes.Groups();
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].count, 2);
+  EXPECT_EQ(groups[0].clause, "OP-ACC-1");
+  EXPECT_EQ(groups[0].message, "OP-ACC-1: 3 of 9 elements");
+}
+
+TEST(Levels, ARefusedOptionalCapabilityIsListedNotBlocking) {
+  LevelTally tally;
+  AddMinimalPasses(&tally);
+  CaseResult f64 = Result("op", "gemm", Status::kUnsupported, "f64");
+  f64.optional_capability = "f64";
+  tally.Add(f64);
+  EXPECT_TRUE(tally.Evaluate().minimal.reached);
+  ASSERT_EQ(tally.MissingCapabilities().size(), 1u);
+  EXPECT_EQ(tally.MissingCapabilities()[0].part, "op.gemm");
+  EXPECT_EQ(tally.MissingCapabilities()[0].capability, "f64");
+  EXPECT_EQ(tally.Parts()[4].verdict, "pass");
+  // A required dtype refused, or an optional one computed wrongly, still blocks.
+  CaseResult f16 = Result("op", "gemm", Status::kUnsupported, "f16");
+  tally.Add(f16);
+  EXPECT_FALSE(tally.Evaluate().minimal.reached);
+  LevelTally wrong;
+  AddMinimalPasses(&wrong);
+  f64.status = Status::kFail;
+  wrong.Add(f64);
+  EXPECT_FALSE(wrong.Evaluate().minimal.reached);
+}
+
 TEST(Levels, AdvancedOnlyParts) {
   EXPECT_TRUE(IsAdvancedOnly("rt", "event"));
   EXPECT_TRUE(IsAdvancedOnly("ccl", "all_reduce"));

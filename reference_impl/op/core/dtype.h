@@ -45,18 +45,22 @@ inline bool IsIntegerDtype(infiniDtype_t dtype) {
 // Storage <-> compute conversions.
 template <class T>
 struct Num;
-template <>
-struct Num<float> {
-  using Compute = float;
-  static float Load(float v) { return v; }
-  static float Store(float c) { return c; }
+// A type computed as it is stored: F32, F64, and the integer dtypes an operator may take
+// (Add, Sub, Mul).
+template <class T>
+struct StoredAsComputed {
+  using Compute = T;
+  static T Load(T v) { return v; }
+  static T Store(T c) { return c; }
 };
 template <>
-struct Num<double> {
-  using Compute = double;
-  static double Load(double v) { return v; }
-  static double Store(double c) { return c; }
-};
+struct Num<float> : StoredAsComputed<float> {};
+template <>
+struct Num<double> : StoredAsComputed<double> {};
+template <>
+struct Num<int32_t> : StoredAsComputed<int32_t> {};
+template <>
+struct Num<int64_t> : StoredAsComputed<int64_t> {};
 template <>
 struct Num<f16_t> {
   using Compute = float;
@@ -69,6 +73,15 @@ struct Num<bf16_t> {
   static float Load(bf16_t v) { return Bf16ToFloat(v.bits); }
   static bf16_t Store(float c) { return {FloatToBf16(c)}; }
 };
+
+// Two's-complement arithmetic on signed integers, wrapping where it overflows (as the
+// hardware does) instead of the undefined behaviour of signed overflow in C++.
+template <class I>
+inline I Wrapping(I a, I b, char op) {
+  using U = std::make_unsigned_t<I>;
+  const U x = static_cast<U>(a), y = static_cast<U>(b);
+  return static_cast<I>(op == '+' ? static_cast<U>(x + y) : op == '-' ? static_cast<U>(x - y) : static_cast<U>(x * y));
+}
 
 template <class T>
 using ComputeOf = typename Num<T>::Compute;

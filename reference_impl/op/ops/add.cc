@@ -8,8 +8,10 @@ namespace {
 struct AddFn {
   template <class C>
   C operator()(C a, C b) const {
-    return a + b;
+    if constexpr (std::is_integral_v<C>) return Wrapping(a, b, '+');
+    else return a + b;
   }
+  static constexpr bool kIntegers = true;  // I32 and I64 too (the CPU path)
   static constexpr simd::MapOp kVectorOp = simd::MapOp::kAdd;  // its one-pass vector kernel (core/simd.h)
 };
 

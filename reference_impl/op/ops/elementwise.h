@@ -1,6 +1,7 @@
-// Elementwise operators with NumIn inputs: one floating dtype for every tensor, one
-// shape (an input broadcasts only through stride 0), an output that does not overlap
-// itself. Each operator file supplies the arithmetic as a functor on compute values.
+// Elementwise operators with NumIn inputs: one floating dtype for every tensor (or I32 / I64,
+// on the CPU, for a functor with kIntegers), one shape (an input broadcasts only through
+// stride 0), an output that does not overlap itself. Each operator file supplies the
+// arithmetic as a functor on compute values.
 #ifndef INFINICTS_REF_OP_OPS_ELEMENTWISE_H
 #define INFINICTS_REF_OP_OPS_ELEMENTWISE_H
 
@@ -31,10 +32,20 @@ struct ElementwisePlan {
 #endif
 };
 
+// Whether F also takes I32 and I64 operands: static constexpr bool kIntegers = true.
+template <class F, class = void>
+struct TakesIntegers : std::false_type {};
+template <class F>
+struct TakesIntegers<F, std::void_t<decltype(F::kIntegers)>> : std::bool_constant<F::kIntegers> {};
+
+inline bool IsElementwiseInteger(infiniDtype_t dtype) {
+  return dtype == INFINI_DTYPE_I32 || dtype == INFINI_DTYPE_I64;
+}
+
 template <size_t NumIn>
 infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<const TensorLayout *, NumIn> &in,
-                                   ElementwisePlan<NumIn> *plan) {
-  if (!IsFloatDtype(out.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+                                   bool integers, ElementwisePlan<NumIn> *plan) {
+  if (!IsFloatDtype(out.dtype) && !(integers && IsElementwiseInteger(out.dtype))) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   for (const TensorLayout *input : in) {
     if (input->dtype != out.dtype) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   }
@@ -127,7 +138,9 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
                                const std::array<const TensorLayout *, NumIn> &in) {
     auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
       auto plan = std::make_shared<ElementwisePlan<NumIn>>();
-      INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, plan.get()));
+      // The CUDA kernels are for the floating dtypes only.
+      const bool integers = TakesIntegers<F>::value && h.device_type == INFINI_DEVICE_CPU;
+      INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, plan.get()));
       made->reset(new ElementwiseDescriptor(h, std::move(plan)));
       return INFINI_STATUS_SUCCESS;
     };
@@ -153,10 +166,15 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     }
 #endif
     return Launch(*self, stream, [plan, out, in] {
-      DispatchFloat(plan->dtype, [&](auto tag) {
+      const auto run = [&](auto tag) {
         using T = typename decltype(tag)::type;
         RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, F{}, std::make_index_sequence<NumIn>{});
-      });
+      };
+      if (DispatchFloat(plan->dtype, run)) return;
+      if constexpr (TakesIntegers<F>::value) {
+        if (plan->dtype == INFINI_DTYPE_I32) run(TypeTag<int32_t>{});
+        else if (plan->dtype == INFINI_DTYPE_I64) run(TypeTag<int64_t>{});
+      }
     });
   }
 

@@ -88,14 +88,14 @@ std::vector<BadDescriptorOf<AxisProblem>> AxisBadDescriptors(const std::vector<s
   using Specs = std::vector<TensorSpec>;
   std::vector<BadDescriptorOf<AxisProblem>> list;
   auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate, int axis = -1,
-                 bool two_faults = false) {
+                 infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
     BadDescriptorOf<AxisProblem> d;
     d.name = std::move(name);
     d.problem = AxisSmall(names, INFINI_DTYPE_F32);
     d.problem.axis = axis;
     d.mutate = std::move(mutate);
     d.expected = expected;
-    d.two_faults = two_faults;
+    d.second_fault = second_fault;
     list.push_back(d);
   };
   auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
@@ -120,13 +120,13 @@ std::vector<BadDescriptorOf<AxisProblem>> AxisBadDescriptors(const std::vector<s
       [](Specs &s) {
         for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
       },
-      2, true);
+      2, INFINI_STATUS_BAD_TENSOR_DTYPE);
   bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
       [&](Specs &s) {
         s[0].dtype = INFINI_DTYPE_F16;
         reshape(s[0], {4, 6});
       },
-      -1, true);
+      -1, INFINI_STATUS_BAD_TENSOR_SHAPE);
   return list;
 }
 

@@ -82,8 +82,16 @@ void CheckDeviceQueriesAndDestroy(const PreparedCall &call);
 void CheckReuse(const std::vector<PreparedCall> &calls);
 // One descriptor, calls alternating between two streams (each stream its own workspace).
 void CheckTwoStreams(const std::vector<PreparedCall> &calls);
-// `specs` (a valid problem's, mutated) must be refused with `expected`.
-void CheckRefused(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniStatus_t expected,
+// What a create call with bad arguments must answer.
+struct RefusalRule {
+  infiniStatus_t expected = INFINI_STATUS_BAD_TENSOR_SHAPE;
+  // Two faults: the second one's status passes too (OP-DESC-10 is a SHOULD), recorded as
+  // checked_in_spec_order 0.
+  infiniStatus_t second_fault = INFINI_STATUS_SUCCESS;
+  bool beyond_spec = false;  // a dtype the spec does not list: SUCCESS passes, recorded
+};
+// `specs` (a valid problem's, mutated) must be refused as `rule` says.
+void CheckRefused(const std::vector<TensorSpec> &specs, const OpCalls &calls, const RefusalRule &rule,
                   const std::string &what);
 // The dtype probe: creation with `specs` (a problem whose main dtype is `dtype`).
 void CheckDtypeProbe(const std::vector<TensorSpec> &specs, const OpCalls &calls, infiniDtype_t dtype, bool allowed);

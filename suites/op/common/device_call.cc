@@ -148,7 +148,7 @@ void DeviceCall::Verify() const {
     if (allocation.written_spec == none) {
       const ByteDiff diff = DiffBytes(allocation.image, allocation.back, 0, allocation.image.size());
       if (diff.count > 0) {
-        Report("input " + DescribeTensor(call_.specs[allocation.spec]) + " was modified: " +
+        Report("OP-MEM-2: input " + DescribeTensor(call_.specs[allocation.spec]) + " was modified: " +
                std::to_string(diff.count) + " bytes differ from what was uploaded, the first at byte " +
                std::to_string(static_cast<long long>(diff.first) - static_cast<long long>(kGuardBytes)) +
                " of its storage: uploaded " + Hex(allocation.image[diff.first]) + ", now " +
@@ -161,14 +161,14 @@ void DeviceCall::Verify() const {
     const TensorSpec &spec = call_.specs[spec_index];
     const std::string name = DescribeTensor(spec);
     if (const ByteDiff before = DiffBytes(allocation.image, allocation.back, 0, kGuardBytes); before.count > 0) {
-      Report("output " + name + ": the operator wrote before the tensor's storage: " + std::to_string(before.count) +
+      Report("OP-MEM-1: output " + name + ": the operator wrote before the tensor's storage: " + std::to_string(before.count) +
              " of the " + std::to_string(kGuardBytes) + " bytes before it changed, the first " +
              std::to_string(kGuardBytes - before.first) + " bytes before the start: expected " +
              Hex(allocation.image[before.first]) + ", got " + Hex(allocation.back[before.first]));
     }
     if (const ByteDiff after = DiffBytes(allocation.image, allocation.back, storage_end, allocation.image.size());
         after.count > 0) {
-      Report("output " + name + ": the operator wrote past the end of the tensor's storage: " +
+      Report("OP-MEM-1: output " + name + ": the operator wrote past the end of the tensor's storage: " +
              std::to_string(after.count) + " of the " + std::to_string(kGuardBytes) +
              " bytes after it changed, the first at byte " + std::to_string(after.first - storage_end) +
              " past the end: expected " + Hex(allocation.image[after.first]) + ", got " +
@@ -190,13 +190,13 @@ void DeviceCall::Verify() const {
       }
     }
     if (gaps_changed > 0) {
-      Report("output " + name + ": the operator wrote " + std::to_string(gaps_changed) +
+      Report("OP-MEM-1: output " + name + ": the operator wrote " + std::to_string(gaps_changed) +
              " storage elements its layout does not address (gaps of a padded or offset view), the first " + first_gap);
     }
 
     const CompareResult result = Compare(call_.expected[spec_index], got, call_.tolerances[spec_index]);
     if (!result.pass) {
-      Report("output " + name + ": " + result.message + "\n  tolerance: " + call_.tolerances[spec_index].reason);
+      Report("OP-ACC-1: output " + name + ": " + result.message + "\n  tolerance: " + call_.tolerances[spec_index].reason);
     } else if (result.weak_data) {
       Report("output " + name + ": the case's data cannot discriminate (" + result.weak_reason +
              "); this is a suite bug, not the backend's");

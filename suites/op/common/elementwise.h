@@ -4,6 +4,8 @@
 //
 //   struct AddTraits {
 //     static constexpr const char *kSubject = "add";
+//     static constexpr bool kBoundInputs = false;              // Clip: inputs after the first are bounds
+//     static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;  // I32/I64 admitted, optional
 //     static std::vector<std::string> Names();                 // output first: {"c", "a", "b"}
 //     static OpCalls Calls();
 //     static void Fill(std::vector<HostTensor> &tensors, Rng &rng);   // the inputs (tensors[1..])
@@ -22,6 +24,10 @@
 
 namespace infinicts::op_cases {
 
+// The integer dtypes an operator admits as an optional capability (I32 and I64), and which
+// operands check them: kSums for Add and Sub, kProducts for Mul (FillIntegerOperands).
+enum class IntegerOperands { kNone, kSums, kProducts };
+
 struct ElementwiseProblem : Param<ElementwiseProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
   Shape shape;
@@ -37,15 +43,22 @@ struct ElementwiseProblem : Param<ElementwiseProblem> {
 std::vector<std::vector<LayoutKind>> ElementwiseLayoutSets(size_t inputs, bool bound_inputs);
 
 std::vector<ElementwiseProblem> ElementwiseAccuracyProblems(const std::vector<std::string> &names,
-                                                            bool bound_inputs);
+                                                            bool bound_inputs, const std::vector<infiniDtype_t> &dtypes);
 ElementwiseProblem ElementwiseSmall(const std::vector<std::string> &names, infiniDtype_t dtype);
-std::vector<ElementwiseProblem> ElementwiseConformanceProblems(const std::vector<std::string> &names);
+// One small problem per dtype, F32 first (the default problem of the cases run once).
+std::vector<ElementwiseProblem> ElementwiseConformanceProblems(const std::vector<std::string> &names,
+                                                               const std::vector<infiniDtype_t> &dtypes);
 std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const std::vector<std::string> &names);
 std::vector<TensorSpec> ElementwiseSpecs(const ElementwiseProblem &problem);
 
 inline std::vector<infiniDtype_t> FloatDtypes() {
   return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
 }
+
+// Integer inputs (tensors[1] and [2]) whose exact results are odd and beyond F32's 2^24 yet
+// within the dtype and the fp64 oracle's 2^53: an integer operator computed through F32 is
+// wrong at every element.
+void FillIntegerOperands(std::vector<HostTensor> &tensors, Rng &rng, IntegerOperands operands);
 
 template <class Traits>
 struct ElementwiseOp {
@@ -56,16 +69,29 @@ struct ElementwiseOp {
 
   static std::vector<TensorSpec> Specs(const Problem &p) { return ElementwiseSpecs(p); }
   static OpCalls Calls(const Problem &) { return Traits::Calls(); }
-  static void Fill(const Problem &, std::vector<HostTensor> &t, Rng &rng) { Traits::Fill(t, rng); }
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    if (IsInteger(p.dtype)) FillIntegerOperands(t, rng, Traits::kIntegers);
+    else Traits::Fill(t, rng);
+  }
   static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t)};
   }
   static double Flops(const Problem &p) { return static_cast<double>(NumElements(p.shape)); }
-  static std::vector<infiniDtype_t> AdmittedDtypes() { return FloatDtypes(); }
-  static std::vector<Problem> AccuracyProblems() {
-    return ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs);
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    std::vector<infiniDtype_t> dtypes = FloatDtypes();
+    if (Traits::kIntegers != IntegerOperands::kNone) dtypes.insert(dtypes.end(), {INFINI_DTYPE_I32, INFINI_DTYPE_I64});
+    return dtypes;
   }
-  static std::vector<Problem> ConformanceProblems() { return ElementwiseConformanceProblems(Traits::Names()); }
+  static std::vector<infiniDtype_t> OptionalDtypes() {
+    if (Traits::kIntegers == IntegerOperands::kNone) return {INFINI_DTYPE_F64};
+    return {INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
+  }
+  static std::vector<Problem> AccuracyProblems() {
+    return ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs, AdmittedDtypes());
+  }
+  static std::vector<Problem> ConformanceProblems() {
+    return ElementwiseConformanceProblems(Traits::Names(), AdmittedDtypes());
+  }
   static Problem ProbeProblem(infiniDtype_t dtype) { return ElementwiseSmall(Traits::Names(), dtype); }
   static std::vector<BadDescriptor> BadDescriptors() { return ElementwiseBadDescriptors(Traits::Names()); }
   static std::vector<AliasPair> InPlacePairs() {

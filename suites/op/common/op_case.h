@@ -17,6 +17,7 @@
 //     static std::vector<Problem> ConformanceProblems();            // one per admitted dtype; first is the default
 //     static std::vector<BadDescriptor> BadDescriptors();
 //     static std::vector<infiniDtype_t> AdmittedDtypes();          // of the operator's main tensor
+//     static std::vector<infiniDtype_t> OptionalDtypes();          // optional: of those, the optional ones (F64 if absent)
 //     static Problem ProbeProblem(infiniDtype_t);                   // a valid problem but for that dtype
 //     static std::vector<AliasPair> InPlacePairs();                 // (output, input) the spec lets alias
 //     static OpClauses Clauses();
@@ -84,7 +85,12 @@ struct BadDescriptorOf : Param<BadDescriptorOf<Problem>> {
   Problem problem;
   std::function<void(std::vector<TensorSpec> &)> mutate;
   infiniStatus_t expected = INFINI_STATUS_BAD_TENSOR_SHAPE;
-  bool two_faults = false;  // two things wrong at once: checks the order of the checks
+  // Two things wrong at once: the status of the second, which OP-DESC-10 (a SHOULD) ranks after
+  // `expected`; SUCCESS when only one thing is wrong.
+  infiniStatus_t second_fault = INFINI_STATUS_SUCCESS;
+  // A variant named "all_<dtype>" ("all_i32") gives every tensor that dtype, one the spec does
+  // not list for the operator: a backend may support it (SUCCESS passes, recorded as
+  // accepted_beyond_spec), and an operator that admits it has no such variant (op_cases.h).
 
   std::string Name() const { return name; }
   std::string Json() const;
@@ -95,6 +101,7 @@ std::string BadDescriptorOf<Problem>::Json() const {
   nlohmann::json json = nlohmann::json::parse(problem.Json());
   json["variant"] = name;
   json["expected_status"] = StatusName(expected);
+  if (second_fault != INFINI_STATUS_SUCCESS) json["also_wrong"] = StatusName(second_fault);
   return json.dump();
 }
 
@@ -112,6 +119,21 @@ struct OpClauses {
   std::vector<std::string> strides;  // BAD_TENSOR_STRIDES (besides OP-DESC's self-overlap rule)
   std::vector<std::string> params;   // BAD_PARAM for attributes
 };
+
+// The admitted dtypes a backend may refuse without missing a level (docs/spec/op.md "Dtypes"):
+// the operator's OptionalDtypes() where it has one, else F64 alone (most accelerators have none).
+template <class Op>
+auto OptionalDtypesOf(int) -> decltype(Op::OptionalDtypes()) {
+  return Op::OptionalDtypes();
+}
+template <class Op>
+std::vector<infiniDtype_t> OptionalDtypesOf(long) {
+  return {INFINI_DTYPE_F64};
+}
+template <class Op>
+std::vector<infiniDtype_t> OptionalDtypesOf() {
+  return OptionalDtypesOf<Op>(0);
+}
 
 // A failure whose message is exactly `text`: its first line is what a terminal shows, so it
 // says what went wrong (GoogleTest's ADD_FAILURE would put "Failed" there).

@@ -1,5 +1,7 @@
 #include "common/prepared_call.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <sstream>
 
@@ -60,6 +62,15 @@ std::string DescribeTensor(const TensorSpec &spec) {
   text << DtypeName(spec.dtype) << " " << ShapeText(spec.layout.shape) << " strides "
        << StridesText(spec.layout.strides) << " offset " << spec.layout.offset;
   return text.str();
+}
+
+void NoteOptionalDtypes(const std::vector<TensorSpec> &specs, const std::vector<infiniDtype_t> &optional) {
+  for (const TensorSpec &spec : specs) {
+    if (spec.present && std::find(optional.begin(), optional.end(), spec.dtype) != optional.end()) {
+      cts::NoteOptionalCapability(DtypeName(spec.dtype));
+      return;
+    }
+  }
 }
 
 }  // namespace infinicts::op_cases

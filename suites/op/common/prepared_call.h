@@ -43,6 +43,10 @@ std::vector<HostTensor> AllocateHostTensors(const std::vector<TensorSpec> &specs
 // "c: f16 [7, 13] strides [1, 7] offset 0".
 std::string DescribeTensor(const TensorSpec &spec);
 
+// Notes the running case as one of an optional capability (cts::NoteOptionalCapability) when a
+// present tensor has one of `optional` dtypes: refused, it does not keep a level from being reached.
+void NoteOptionalDtypes(const std::vector<TensorSpec> &specs, const std::vector<infiniDtype_t> &optional);
+
 // Prepares `problem` of operator Op with inputs drawn from rng.
 template <class Op>
 PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng) {
@@ -67,6 +71,7 @@ PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng) {
   if (next_output != outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too many outputs");
   call.calls = Op::Calls(problem);
   call.flops = Op::Flops(problem);
+  NoteOptionalDtypes(call.specs, OptionalDtypesOf<Op>());
   return call;
 }
 

@@ -71,7 +71,24 @@ infiniStatus_t AddReadingBroadcastAsContiguous(infiniopHandle_t handle, infiniop
                                                 ReadAsContiguousIf(&HasBroadcastDim, b_desc, b_holder));
 }
 
+// Shapes first, as InfiniCore's CPU Embedding and LogSoftmax do: mismatched shapes answer
+// BAD_TENSOR_SHAPE before the target judges the dtypes.
+infiniStatus_t AddCheckingShapesFirst(infiniopHandle_t handle, infiniopAddDescriptor_t *desc_ptr,
+                                      infiniopTensorDescriptor_t c_desc, infiniopTensorDescriptor_t a_desc,
+                                      infiniopTensorDescriptor_t b_desc) {
+  const auto c = LayoutOf(c_desc), a = LayoutOf(a_desc), b = LayoutOf(b_desc);
+  if (handle != nullptr && desc_ptr != nullptr && c && a && b && (a->shape != c->shape || b->shape != c->shape)) {
+    return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  }
+  return TargetOp().infiniopCreateAddDescriptor(handle, desc_ptr, c_desc, a_desc, b_desc);
+}
+
 }  // namespace
+
+void InstallAddChecksShapesFirst(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateAddDescriptor = &AddCheckingShapesFirst;
+}
 
 void InstallGemmIgnoresBeta(OpTable &calls) { calls.infiniopGemm = &GemmWithBetaZero; }
 

@@ -21,6 +21,11 @@ const std::vector<OpFault> &OpFaults() {
        &InstallAddIgnoresBroadcast},
       {"writes_past_output", "Add and Relu change the element after the end of their output's span",
        &InstallWritesPastOutput},
+      // The operator side of InfiniCore's CPU backend (the runtime wrapper gives its NULL
+      // streams): what the interface allows, so nothing should fail for it.
+      {"infinicore_cpu_like", "Add checks its shapes before its dtypes", &InstallAddChecksShapesFirst},
+      {"integer_add_through_f32", "Add on I32 and I64 rounds its sums to F32's 24 significant bits",
+       &InstallIntegerAddThroughF32},
       {"returns_before_work_done", "every operator's work runs at the next Stream/Device/EventSynchronize",
        &InstallReturnsBeforeWorkDone},
       {"slow_elementwise", "Add, Sub and Mul compute their output 10 times over", &InstallSlowElementwise},

@@ -17,11 +17,13 @@ void InstallGemmIgnoresBeta(OpTable &calls);
 void InstallGemmTransposedAsContiguous(OpTable &calls);
 void InstallRopeOtherPairing(OpTable &calls);
 void InstallAddIgnoresBroadcast(OpTable &calls);
+void InstallAddChecksShapesFirst(OpTable &calls);
 void InstallGemmF16AccumulatesInF16(OpTable &calls);
 void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls);
 void InstallCausalMaskOffByOne(OpTable &calls);
 void InstallRmsNormEpsilonOutsideSqrt(OpTable &calls);
 void InstallWritesPastOutput(OpTable &calls);
+void InstallIntegerAddThroughF32(OpTable &calls);
 void InstallReturnsBeforeWorkDone(OpTable &calls);
 void InstallSlowElementwise(OpTable &calls);
 

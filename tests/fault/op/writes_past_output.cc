@@ -12,9 +12,16 @@ namespace {
 
 DescriptorRecords<TensorLayout> output_layouts;  // of the Add and Relu descriptors
 
+// The bytes of one output element: the float dtypes, and Add's integer ones.
+size_t OutputBytes(infiniDtype_t dtype) {
+  if (dtype == INFINI_DTYPE_I32) return 4;
+  if (dtype == INFINI_DTYPE_I64) return 8;
+  return ElementBytes(dtype);
+}
+
 void RecordOutput(infiniStatus_t status, const InfiniopDescriptor *desc, infiniopTensorDescriptor_t output) {
   if (status != INFINI_STATUS_SUCCESS) return;
-  if (const auto layout = LayoutOf(output); layout && ElementBytes(layout->dtype) > 0)
+  if (const auto layout = LayoutOf(output); layout && OutputBytes(layout->dtype) > 0)
     output_layouts.Put(desc, *layout);
 }
 
@@ -23,7 +30,7 @@ infiniStatus_t WritePastOutput(infiniStatus_t status, const InfiniopDescriptor *
   if (status != INFINI_STATUS_SUCCESS || output == nullptr) return status;
   const auto layout = output_layouts.Find(desc);
   if (!layout || layout->ElementCount() == 0 || !WaitForStream(stream)) return status;
-  const size_t bytes = ElementBytes(layout->dtype);
+  const size_t bytes = OutputBytes(layout->dtype);
   unsigned char *past =
       static_cast<unsigned char *>(output) + (layout->HighestOffset() + 1) * static_cast<ptrdiff_t>(bytes);
   for (size_t i = 0; i < bytes; ++i) past[i] = static_cast<unsigned char>(~past[i]);

@@ -71,6 +71,9 @@ const std::vector<RtFault> &RtFaults() {
        [](RtTable &calls) { calls.infinirtMalloc = &MallocNull; }},
       {"stream_create_null", "StreamCreate answers SUCCESS with the NULL stream",
        [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
+      // The runtime side of InfiniCore's CPU backend (the operator wrapper adds its check order).
+      {"infinicore_cpu_like", "StreamCreate answers SUCCESS with the NULL stream",
+       [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
       {"crash_in_stream_create", "StreamCreate kills the process with SIGSEGV",
        [](RtTable &calls) { calls.infinirtStreamCreate = &CrashingStreamCreate; }},
       {"hang_in_stream_synchronize", "StreamSynchronize never returns",

@@ -1,0 +1,78 @@
+// The fault `integer_add_through_f32`: Add on I32 and I64 tensors gives the sum as an F32
+// computation would, rounded to F32's 24 significant bits (an integer path built on the
+// float kernels). Results of magnitude up to 2^24 stay exact, larger ones do not.
+#include <cstdint>
+#include <cstring>
+
+#include "op/descriptor_records.h"
+#include "op/layout_tracking.h"
+#include "op/op_faults.h"
+#include "op/target_runtime.h"
+
+namespace infinicts::fault {
+namespace {
+
+DescriptorRecords<TensorLayout> integer_outputs;  // of the Add descriptors with an I32 or I64 output
+
+template <class I>
+void RoundThroughF32(void *base, ptrdiff_t offset) {
+  I value;
+  unsigned char *at = static_cast<unsigned char *>(base) + offset * static_cast<ptrdiff_t>(sizeof(I));
+  std::memcpy(&value, at, sizeof(I));
+  value = static_cast<I>(static_cast<float>(value));
+  std::memcpy(at, &value, sizeof(I));
+}
+
+// Every element the layout reaches, odometer order.
+void RoundOutput(const TensorLayout &layout, void *c) {
+  const size_t count = layout.ElementCount();
+  std::vector<size_t> index(layout.shape.size(), 0);
+  ptrdiff_t offset = 0;
+  for (size_t e = 0; e < count; ++e) {
+    if (layout.dtype == INFINI_DTYPE_I32) RoundThroughF32<int32_t>(c, offset);
+    else RoundThroughF32<int64_t>(c, offset);
+    for (size_t d = index.size(); d-- > 0;) {
+      offset += layout.strides[d];
+      if (++index[d] < layout.shape[d]) break;
+      offset -= layout.strides[d] * static_cast<ptrdiff_t>(layout.shape[d]);
+      index[d] = 0;
+    }
+  }
+}
+
+infiniStatus_t CreateAddRecorded(infiniopHandle_t handle, infiniopAddDescriptor_t *desc_ptr,
+                                 infiniopTensorDescriptor_t c_desc, infiniopTensorDescriptor_t a_desc,
+                                 infiniopTensorDescriptor_t b_desc) {
+  const infiniStatus_t status = TargetOp().infiniopCreateAddDescriptor(handle, desc_ptr, c_desc, a_desc, b_desc);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  if (const auto layout = LayoutOf(c_desc);
+      layout && (layout->dtype == INFINI_DTYPE_I32 || layout->dtype == INFINI_DTYPE_I64)) {
+    integer_outputs.Put(*desc_ptr, *layout);
+  }
+  return status;
+}
+
+infiniStatus_t AddThroughF32(infiniopAddDescriptor_t desc, void *workspace, size_t workspace_size, void *c,
+                             const void *a, const void *b, void *stream) {
+  const infiniStatus_t status = TargetOp().infiniopAdd(desc, workspace, workspace_size, c, a, b, stream);
+  const auto layout = integer_outputs.Find(desc);
+  if (status != INFINI_STATUS_SUCCESS || !layout || c == nullptr || !WaitForStream(stream)) return status;
+  RoundOutput(*layout, c);
+  return status;
+}
+
+infiniStatus_t DestroyAddForgetting(infiniopAddDescriptor_t desc) {
+  integer_outputs.Erase(desc);
+  return TargetOp().infiniopDestroyAddDescriptor(desc);
+}
+
+}  // namespace
+
+void InstallIntegerAddThroughF32(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateAddDescriptor = &CreateAddRecorded;
+  calls.infiniopAdd = &AddThroughF32;
+  calls.infiniopDestroyAddDescriptor = &DestroyAddForgetting;
+}
+
+}  // namespace infinicts::fault
