@@ -1,10 +1,12 @@
 #include "ccl/group.h"
 
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "ccl/rank_stream.h"
+#include "infinicts_ref/runtime_internal.h"
 
 namespace infinicts::ref::ccl {
 namespace {
@@ -26,6 +28,23 @@ struct GroupState {
 };
 __attribute__((tls_model("initial-exec"))) thread_local GroupState group_state{0, nullptr};
 
+// Whether every batch's stream runs work at the enqueueing call (the CPU runtime's
+// synchronous mode): then one batch would wait in the call for ranks not yet enqueued.
+bool RunAtCall(const std::vector<Batch> &batches) {
+  for (const Batch &batch : batches) {
+    int runs_at_call = 0;
+    if (infinictsRefStreamRunsAtCall(batch.stream, &runs_at_call) != INFINI_STATUS_SUCCESS || !runs_at_call) return false;
+  }
+  return true;
+}
+
+infiniStatus_t EnqueueBatch(Batch &batch) {
+  return EnqueueForRank(batch.device, batch.stream, [sends = std::move(batch.sends), others = std::move(batch.others)] {
+    for (const auto &work : sends) work();
+    for (const auto &work : others) work();
+  });
+}
+
 }  // namespace
 
 void OpenGroup() { ++group_state.depth; }
@@ -35,16 +54,22 @@ infiniStatus_t CloseGroup() {
   if (--group_state.depth > 0 || group_state.held == nullptr) return INFINI_STATUS_SUCCESS;
   const std::unique_ptr<std::vector<Batch>> held(group_state.held);
   group_state.held = nullptr;
-  infiniStatus_t first_failure = INFINI_STATUS_SUCCESS;
-  for (Batch &batch : *held) {
-    const infiniStatus_t status =
-        EnqueueForRank(batch.device, batch.stream, [sends = std::move(batch.sends), others = std::move(batch.others)] {
-          for (const auto &work : sends) work();
-          for (const auto &work : others) work();
-        });
-    if (first_failure == INFINI_STATUS_SUCCESS) first_failure = status;
+  std::vector<infiniStatus_t> statuses(held->size(), INFINI_STATUS_SUCCESS);
+  if (held->size() > 1 && RunAtCall(*held)) {
+    // Each rank's batch from a thread of its own, so that all of them meet; the group is done
+    // when GroupEnd returns, as its streams' work is.
+    std::vector<std::thread> enqueuers;
+    for (size_t i = 0; i < held->size(); ++i) {
+      enqueuers.emplace_back([&, i] { statuses[i] = EnqueueBatch((*held)[i]); });
+    }
+    for (std::thread &enqueuer : enqueuers) enqueuer.join();
+  } else {
+    for (size_t i = 0; i < held->size(); ++i) statuses[i] = EnqueueBatch((*held)[i]);
   }
-  return first_failure;
+  for (infiniStatus_t status : statuses) {
+    if (status != INFINI_STATUS_SUCCESS) return status;
+  }
+  return INFINI_STATUS_SUCCESS;
 }
 
 infiniStatus_t SubmitForRank(int device, infinirtStream_t stream, bool is_send, std::function<void()> work) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <cstdlib>
 
 namespace infinicts::ref::cpu {
@@ -41,7 +42,7 @@ bool ParseByteCount(const char *text, size_t *bytes) {
 }
 
 Config ReadConfig() {
-  Config config{kDefaultDeviceCount, kDefaultDeviceMemory};
+  Config config{kDefaultDeviceCount, kDefaultDeviceMemory, false};
   if (const char *text = std::getenv("INFINICTS_CPU_DEVICES")) {
     if (!ParseDeviceCount(text, &config.device_count)) {
       std::fprintf(stderr, "infinirt (cpu): INFINICTS_CPU_DEVICES=\"%s\" is not a count in 0..%d; using %d\n", text,
@@ -55,6 +56,13 @@ Config ReadConfig() {
                    text);
       config.device_memory_bytes = kDefaultDeviceMemory;
     }
+  }
+  if (const char *text = std::getenv("INFINICTS_CPU_SYNC")) {
+    const std::string value = text;
+    if (value == "1") config.synchronous = true;
+    else if (value != "0" && !value.empty())
+      std::fprintf(stderr, "infinirt (cpu): INFINICTS_CPU_SYNC=\"%s\" is neither 0 nor 1; streams stay asynchronous\n",
+                   text);
   }
   return config;
 }

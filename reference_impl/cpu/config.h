@@ -9,6 +9,9 @@ namespace infinicts::ref::cpu {
 struct Config {
   int device_count;            // INFINICTS_CPU_DEVICES, default 2
   size_t device_memory_bytes;  // INFINICTS_CPU_DEVICE_MEMORY, default 8 GiB
+  // INFINICTS_CPU_SYNC=1: every stream's work runs before the call that enqueues it returns
+  // (as InfiniCore's CPU backend runs it), for callers that never synchronize on the CPU.
+  bool synchronous;
 };
 
 // Reads the environment; a value that does not parse is reported on stderr and replaced

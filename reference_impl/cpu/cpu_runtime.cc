@@ -9,11 +9,16 @@ namespace infinicts::ref::cpu {
 
 namespace {
 
-// Work on a stream runs with the stream's device as the worker's current device, so that
-// runtime calls made from inside it (NULL stream, Malloc) act on that device.
-std::shared_ptr<Stream> StartStream(int device, bool is_default) {
-  return std::make_shared<Stream>(device, is_default,
-                                  [device] { SetCurrentDevice(CurrentDevice{INFINI_DEVICE_CPU, device}); });
+// Work on a stream runs with the stream's device current, so that runtime calls made from
+// inside it (NULL stream, Malloc) act on that device; the thread's own device comes back after
+// (a synchronous stream runs its work on the caller's thread).
+std::shared_ptr<Stream> StartStream(int device, bool is_default, bool synchronous) {
+  return std::make_shared<Stream>(device, is_default, synchronous, [device](Stream::Work &work) {
+    const CurrentDevice caller = GetCurrentDevice();
+    SetCurrentDevice(CurrentDevice{INFINI_DEVICE_CPU, device});
+    work();
+    SetCurrentDevice(caller);
+  });
 }
 
 }  // namespace
@@ -71,7 +76,7 @@ infiniStatus_t CpuRuntime::DefaultStream(int device, infinirtStream_t *stream) {
   if (slot == nullptr) {
     std::shared_ptr<Stream> created;
     try {
-      created = StartStream(device, /*is_default=*/true);
+      created = StartStream(device, /*is_default=*/true, config_.synchronous);
     } catch (const std::system_error &) {
       return INFINI_STATUS_INTERNAL_ERROR;
     }
@@ -97,7 +102,7 @@ infiniStatus_t CpuRuntime::StreamDevice(infinirtStream_t stream, int *device) {
 infiniStatus_t CpuRuntime::CreateStream(int device, infinirtStream_t *stream) {
   std::shared_ptr<Stream> created;
   try {
-    created = StartStream(device, /*is_default=*/false);
+    created = StartStream(device, /*is_default=*/false, config_.synchronous);
   } catch (const std::system_error &) {
     return INFINI_STATUS_INTERNAL_ERROR;  // the host would not start another thread
   }

@@ -33,6 +33,7 @@ class CpuRuntime final : public DeviceRuntime {
   infiniStatus_t SynchronizeStream(infinirtStream_t stream) override;
   infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) override;
   infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) override;
+  bool RunsWorkAtCall() const override { return config_.synchronous; }
 
   bool OwnsEvent(infinirtEvent_t event) override;
   infiniStatus_t CreateEvent(int device, uint32_t flags, infinirtEvent_t *event) override;

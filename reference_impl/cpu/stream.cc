@@ -14,9 +14,9 @@ namespace {
 __attribute__((tls_model("initial-exec"))) thread_local const Stream *serving_stream = nullptr;
 
 // Work is host code of the sibling libraries; an exception must not take the worker down.
-void RunGuarded(Stream::Work &work) {
+void RunGuarded(const Stream::Runner &run, Stream::Work &work) {
   try {
-    work();
+    run(work);
   } catch (const std::exception &error) {
     std::fprintf(stderr, "infinirt (cpu): work on a stream threw: %s\n", error.what());
   } catch (...) {
@@ -26,8 +26,9 @@ void RunGuarded(Stream::Work &work) {
 
 }  // namespace
 
-Stream::Stream(int device, bool is_default, std::function<void()> before_each_work)
-    : device_(device), is_default_(is_default), before_each_work_(std::move(before_each_work)) {
+Stream::Stream(int device, bool is_default, bool synchronous, Runner run)
+    : device_(device), is_default_(is_default), synchronous_(synchronous), run_(std::move(run)) {
+  if (synchronous_) return;
   worker_ = std::thread([this] { Serve(); });
   // Named for debuggers and top: "infinirt-cpu<N>" (15 characters at most).
   const std::string name = "infinirt-cpu" + std::to_string(device);
@@ -37,6 +38,15 @@ Stream::Stream(int device, bool is_default, std::function<void()> before_each_wo
 Stream::~Stream() { Shutdown(); }
 
 bool Stream::Enqueue(Work work) {
+  if (synchronous_) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (shut_down_) return false;
+      ++enqueued_;
+    }
+    RunNow(work);
+    return true;
+  }
   bool wake_worker = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -47,6 +57,17 @@ bool Stream::Enqueue(Work work) {
   }
   if (wake_worker) work_ready_.notify_one();
   return true;
+}
+
+void Stream::RunNow(Work &work) {
+  std::lock_guard<std::recursive_mutex> one_at_a_time(inline_mutex_);
+  const Stream *const outer = serving_stream;
+  serving_stream = this;  // inside this stream's work, as its worker would be
+  RunGuarded(run_, work);
+  work = nullptr;
+  serving_stream = outer;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++completed_;
 }
 
 void Stream::Synchronize() {
@@ -84,8 +105,7 @@ void Stream::Serve() {
     Work work = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    if (before_each_work_) before_each_work_();
-    RunGuarded(work);
+    RunGuarded(run_, work);
     work = nullptr;  // the work's captures die outside the lock
     lock.lock();
     ++completed_;

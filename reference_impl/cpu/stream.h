@@ -1,5 +1,6 @@
 // A CPU stream: a queue of host work served, in order, by the stream's own worker thread.
-// Idle workers sleep on a condition variable; nothing polls.
+// Idle workers sleep on a condition variable; nothing polls. A synchronous stream (the
+// runtime's INFINICTS_CPU_SYNC mode) has no worker: Enqueue runs the work before it returns.
 #ifndef INFINICTS_REF_CPU_STREAM_H
 #define INFINICTS_REF_CPU_STREAM_H
 
@@ -15,10 +16,12 @@ namespace infinicts::ref::cpu {
 class Stream {
  public:
   using Work = std::function<void()>;
+  // Runs one piece of work (with whatever around it the runtime needs: its device current).
+  using Runner = std::function<void(Work &)>;
 
-  // Starts the worker, which calls `before_each_work` before every piece of work; throws
-  // std::system_error when the host cannot start a thread.
-  Stream(int device, bool is_default, std::function<void()> before_each_work);
+  // Starts the worker (none for a synchronous stream), which runs every piece of work through
+  // `run`; throws std::system_error when the host cannot start a thread.
+  Stream(int device, bool is_default, bool synchronous, Runner run);
   // Shuts down (see Shutdown) if that has not happened yet.
   ~Stream();
   Stream(const Stream &) = delete;
@@ -41,9 +44,15 @@ class Stream {
  private:
   void Serve();
 
+  // A synchronous stream's Enqueue: the work, in order with other threads' and with work it
+  // enqueues on this stream itself.
+  void RunNow(Work &work);
+
   const int device_;
   const bool is_default_;
-  const std::function<void()> before_each_work_;
+  const bool synchronous_;
+  const Runner run_;
+  std::recursive_mutex inline_mutex_;  // a synchronous stream's work, one piece at a time
   std::mutex mutex_;
   std::condition_variable work_ready_;  // the worker waits here for work
   std::condition_variable work_done_;   // Synchronize waits here

@@ -27,6 +27,15 @@ __INFINI_C infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infi
   return INFINI_STATUS_SUCCESS;
 }
 
+__INFINI_C infiniStatus_t infinictsRefStreamRunsAtCall(infinirtStream_t stream, int *runs_at_call) {
+  if (runs_at_call == nullptr) return INFINI_STATUS_NULL_POINTER;
+  DeviceRuntime *runtime = nullptr;
+  const infiniStatus_t status = infinicts::ref::RouteStream(stream, &runtime, &stream);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  *runs_at_call = runtime->RunsWorkAtCall() ? 1 : 0;
+  return INFINI_STATUS_SUCCESS;
+}
+
 __INFINI_C infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size, infiniDevice_t *type,
                                                     int *device_id) {
   if (ptr == nullptr || type == nullptr || device_id == nullptr) return INFINI_STATUS_NULL_POINTER;

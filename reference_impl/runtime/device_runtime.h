@@ -49,6 +49,9 @@ class DeviceRuntime {
   virtual infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) = 0;
   // Runs fn(arg) on the host in stream order (for the sibling reference libraries).
   virtual infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) = 0;
+  // Whether work enqueued on this runtime's streams has run when the enqueueing call returns
+  // (the CPU runtime's synchronous mode).
+  virtual bool RunsWorkAtCall() const { return false; }
 
   // Events.
   virtual bool OwnsEvent(infinirtEvent_t event) = 0;

@@ -29,6 +29,11 @@ __INFINI_C __export infiniStatus_t infinictsRefStreamEnqueue(infinirtStream_t st
 __INFINI_C __export infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infiniDevice_t *type,
                                                             int *device_id);
 
+/* Whether work enqueued on the stream (NULL: the current device's default stream) has run when
+ * the enqueueing call returns: 1 for the CPU runtime's synchronous mode (INFINICTS_CPU_SYNC=1),
+ * else 0. runs_at_call NULL -> NULL_POINTER; unknown stream -> BAD_PARAM. */
+__INFINI_C __export infiniStatus_t infinictsRefStreamRunsAtCall(infinirtStream_t stream, int *runs_at_call);
+
 /* The device whose live allocation holds all of [ptr, ptr + size) (size 0: ptr itself).
  * ptr, type or device_id NULL -> NULL_POINTER; not inside one device allocation
  * (host memory included) -> BAD_PARAM. */
