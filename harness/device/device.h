@@ -169,11 +169,12 @@ class Device {
 // One per device type. GetDevice returns the same object for the same index.
 class DeviceManager {
  public:
-  DeviceManager(const RtApi &rt, infiniDevice_t type) : rt_(rt), type_(type) {}
+  // A type outside [0, INFINI_DEVICE_TYPE_COUNT) makes a manager with no device.
+  DeviceManager(const RtApi &rt, infiniDevice_t type) : rt_(rt), type_value_(static_cast<int>(type)) {}
   virtual ~DeviceManager() = default;
   DeviceManager(const DeviceManager &) = delete;
   DeviceManager &operator=(const DeviceManager &) = delete;
-  infiniDevice_t type() const { return type_; }
+  infiniDevice_t type() const { return static_cast<infiniDevice_t>(type_value_); }
   // Never throws: 0 when the backend fails to answer (PyTorch's device count).
   int GetDeviceCount() const noexcept;
   // Throws std::out_of_range for an index outside [0, count).
@@ -182,7 +183,8 @@ class DeviceManager {
 
  private:
   const RtApi &rt_;
-  infiniDevice_t type_;
+  // Kept as the integer it is: a value outside the enum must never be loaded as one.
+  int type_value_;
   std::mutex mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
 };

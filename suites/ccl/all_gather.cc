@@ -9,7 +9,7 @@ namespace {
 
 std::vector<CollectiveParam> ExactMatrix() {
   ParamMatrix matrix;
-  matrix.Add(kNoOp, kNumberDtypes, {1, 7}, {4}, kBothPlacements, Drive::kOneThread);
+  matrix.Add(kNoOp, kNumberDtypes, kSmallCounts, {4}, kBothPlacements, Drive::kOneThread);
   matrix.Add(kNoOp, {INFINI_DTYPE_I8, INFINI_DTYPE_U16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}, {kLargeOddCount}, {4},
              kOutOfPlace, Drive::kOneThread);
   matrix.Add(kNoOp, {INFINI_DTYPE_BF16}, {kLargeOddCount}, {4}, kInPlace, Drive::kOneThread);

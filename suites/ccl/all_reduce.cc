@@ -10,7 +10,7 @@ namespace {
 std::vector<CollectiveParam> ExactMatrix() {
   ParamMatrix matrix;
   // Every op and dtype, both placements, on 4 ranks from one thread.
-  matrix.Add(AllOps(), kNumberDtypes, {1, 7}, {4}, kBothPlacements, Drive::kOneThread);
+  matrix.Add(AllOps(), kNumberDtypes, kSmallCounts, {4}, kBothPlacements, Drive::kOneThread);
   // Every op and dtype on each rank count, one thread per rank.
   matrix.Add(AllOps(), kNumberDtypes, {7}, {1, 2, 3, 4}, kOutOfPlace, Drive::kThreadPerRank);
   matrix.Add({INFINICCL_SUM, INFINICCL_AVG}, {INFINI_DTYPE_F32}, {7}, {8}, kOutOfPlace, Drive::kThreadPerRank);

@@ -8,7 +8,7 @@ namespace {
 
 std::vector<CollectiveParam> ExactMatrix() {
   ParamMatrix matrix;
-  matrix.Add(kNoOp, kNumberDtypes, {1, 7}, {4}, kBothPlacements, Drive::kOneThread, {0, 1, 3});
+  matrix.Add(kNoOp, kNumberDtypes, kSmallCounts, {4}, kBothPlacements, Drive::kOneThread, {0, 1, 3});
   matrix.Add(kNoOp, {INFINI_DTYPE_U8, INFINI_DTYPE_I16, INFINI_DTYPE_F32, INFINI_DTYPE_U64}, {kLargeOddCount}, {4},
              kOutOfPlace, Drive::kOneThread, {3});
   matrix.Add(kNoOp, {INFINI_DTYPE_F64}, {kLargeOddCount}, {4}, kInPlace, Drive::kOneThread, {1});
@@ -28,6 +28,25 @@ CTS_TEST_P(BroadcastExact, exact, "broadcast", "CCL-BC-1", "CCL-INPLACE-2", "CCL
   RunParamCase(CollectiveKind::kBroadcast, GetParam());
 }
 
+// The other ranks' send buffers are never read (CCL-BC-1), so they may be NULL, as NCCL allows.
+std::vector<CollectiveParam> NullSendMatrix() {
+  ParamMatrix matrix;
+  matrix.Add(kNoOp, {INFINI_DTYPE_F32, INFINI_DTYPE_U8}, {7, 4096}, {4}, kOutOfPlace, Drive::kOneThread, {0, 3});
+  matrix.Add(kNoOp, {INFINI_DTYPE_BF16}, {4096}, {2}, kOutOfPlace, Drive::kThreadPerRank, {1});
+  return matrix.params();
+}
+
+class BroadcastNullSend : public cts::ParamCase<CollectiveParam> {};
+
+CTS_TEST_P(BroadcastNullSend, null_send_off_root, "broadcast", "CCL-BC-1") {
+  const int root = GetParam().root.value_or(0);
+  RunParamCase(CollectiveKind::kBroadcast, GetParam(), Feeding::kBlocking, [root](CollectivePlan &plan) {
+    plan.issue = [issue = plan.issue, root](const World &world, int r, void *send, void *recv) {
+      return issue(world, r, r == root ? send : nullptr, recv);
+    };
+  });
+}
+
 std::vector<CollectiveParam> StreamOrderMatrix() {
   ParamMatrix matrix;
   for (Drive drive : {Drive::kOneThread, Drive::kThreadPerRank}) {
@@ -43,6 +62,7 @@ CTS_TEST_P(BroadcastStreamOrder, after_memcpy_async, "broadcast", "CCL-ORDER-4",
 }
 
 INSTANTIATE_TEST_SUITE_P(conformance, BroadcastExact, testing::ValuesIn(ExactMatrix()), cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(conformance, BroadcastNullSend, testing::ValuesIn(NullSendMatrix()), cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, BroadcastStreamOrder, testing::ValuesIn(StreamOrderMatrix()),
                          cts::NameFromParam());
 

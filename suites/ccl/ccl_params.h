@@ -90,6 +90,9 @@ inline std::vector<std::optional<infinicclReduceOp_t>> AllOps() {
   return std::vector<std::optional<infinicclReduceOp_t>>(kReduceOps.begin(), kReduceOps.end());
 }
 inline const std::vector<std::optional<infinicclReduceOp_t>> kNoOp = {std::nullopt};
+// Odd counts (no whole vector, a tail) and even, vector-aligned ones (whole vectors, no tail):
+// a kernel's main loop and its remainder fail in different ways.
+inline const std::vector<size_t> kSmallCounts = {1, 7, 8, 64, 4096};
 inline const std::vector<std::optional<Placement>> kBothPlacements = {Placement::kOutOfPlace, Placement::kInPlace};
 inline const std::vector<std::optional<Placement>> kOutOfPlace = {Placement::kOutOfPlace};
 inline const std::vector<std::optional<Placement>> kInPlace = {Placement::kInPlace};

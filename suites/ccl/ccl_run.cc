@@ -131,11 +131,14 @@ void RunCollective(World &world, Drive drive, const CollectivePlan &plan, Feedin
   run.Verify();
 }
 
-void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding) {
+void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding,
+                  const std::function<void(CollectivePlan &)> &adjust) {
   CCL_REQUIRE_DEVICES(param.ranks);
   World world;
   CCL_ASSERT_OK(world.Open(FirstDevices(param.ranks)));
-  RunCollective(world, param.drive, PlanFor(kind, param), feeding);
+  CollectivePlan plan = PlanFor(kind, param);
+  if (adjust) adjust(plan);
+  RunCollective(world, param.drive, plan, feeding);
   CCL_RETURN_IF_ENDED();
   CCL_ASSERT_OK(world.Close());
 }

@@ -102,6 +102,8 @@ CollectivePlan PlanFor(CollectiveKind kind, const CollectiveParam &param);
 
 // The whole case of a CollectiveParam: skip without enough devices, open a group over
 // the first param.ranks devices, run and check the plan, close the group.
-void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding = Feeding::kBlocking);
+// `adjust`, where given, changes the plan before it runs (the calls it issues, say).
+void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding = Feeding::kBlocking,
+                  const std::function<void(CollectivePlan &)> &adjust = {});
 
 }  // namespace infinicts::ccl_cases

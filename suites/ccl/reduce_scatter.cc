@@ -9,7 +9,7 @@ namespace {
 
 std::vector<CollectiveParam> ExactMatrix() {
   ParamMatrix matrix;
-  matrix.Add(AllOps(), kNumberDtypes, {1, 7}, {4}, kBothPlacements, Drive::kOneThread);
+  matrix.Add(AllOps(), kNumberDtypes, kSmallCounts, {4}, kBothPlacements, Drive::kOneThread);
   // Each rank receives 1,000,003 elements of a 4,000,012-element reduction: one dtype per op.
   const std::vector<std::pair<infinicclReduceOp_t, infiniDtype_t>> large = {
       {INFINICCL_SUM, INFINI_DTYPE_F32}, {INFINICCL_PROD, INFINI_DTYPE_BF16}, {INFINICCL_MAX, INFINI_DTYPE_U8},

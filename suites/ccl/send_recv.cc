@@ -13,7 +13,7 @@ using cts::ccl;
 std::vector<CollectiveParam> RingMatrix() {
   ParamMatrix matrix;
   for (Drive drive : {Drive::kOneThread, Drive::kThreadPerRank}) {
-    matrix.Add(kNoOp, kNumberDtypes, {1, 7}, {4}, kNoPlacement, drive);
+    matrix.Add(kNoOp, kNumberDtypes, kSmallCounts, {4}, kNoPlacement, drive);
   }
   matrix.Add(kNoOp, {INFINI_DTYPE_I8, INFINI_DTYPE_BF16, INFINI_DTYPE_U32, INFINI_DTYPE_F64}, {kLargeOddCount}, {4},
              kNoPlacement, Drive::kOneThread);

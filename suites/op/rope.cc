@@ -16,7 +16,9 @@
 namespace infinicts::op_cases {
 namespace {
 
-const char *AlgoName(infiniopRoPEAlgo_t algo) {
+// The algorithm is an int here: a bad-input case's value outside the enum (-1) is never held in,
+// or loaded from, an infiniopRoPEAlgo_t.
+const char *AlgoName(int algo) {
   switch (algo) {
     case INFINIOP_ROPE_ALGO_GPT_J: return "gpt_j";
     case INFINIOP_ROPE_ALGO_GPT_NEOX: return "gpt_neox";
@@ -30,7 +32,7 @@ struct RopeProblem : Param<RopeProblem> {
   size_t batch = 0;  // 0: x is (seq, nhead, dhead)
   bool batched_positions = false;  // pos_ids (batch, seq) rather than (seq)
   size_t seq = 1, nhead = 1, dhead = 2, table_len = 1;
-  infiniopRoPEAlgo_t algo = INFINIOP_ROPE_ALGO_GPT_J;
+  int algo = INFINIOP_ROPE_ALGO_GPT_J;
   LayoutKind y_layout = LayoutKind::kContiguous, x_layout = LayoutKind::kContiguous,
              table_layout = LayoutKind::kContiguous;
   bool random_positions = true;
@@ -78,10 +80,15 @@ struct RopeOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const infiniopRoPEAlgo_t algo = p.algo;
+    const int algo = p.algo;
     OpCalls calls;
     calls.create = [algo](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRoPEDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4], algo);
+      // The C ABI passes the enum as an int: so does this call, whatever the value.
+      using CreateWithIntAlgo = infiniStatus_t (*)(infiniopHandle_t, OpDescriptor *, infiniopTensorDescriptor_t,
+                                                   infiniopTensorDescriptor_t, infiniopTensorDescriptor_t,
+                                                   infiniopTensorDescriptor_t, infiniopTensorDescriptor_t, int);
+      const auto create = reinterpret_cast<CreateWithIntAlgo>(cts::op().infiniopCreateRoPEDescriptor);
+      return create(handle, desc, t[0], t[1], t[2], t[3], t[4], algo);
     };
     calls.workspace_size = [](OpDescriptor desc, size_t *size) {
       return cts::op().infiniopGetRoPEWorkspaceSize(desc, size);
@@ -126,7 +133,7 @@ struct RopeOp {
   }
 
   static Problem Make(infiniDtype_t dtype, infiniDtype_t pos_dtype, size_t batch, size_t seq, size_t nhead,
-                      size_t dhead, size_t table_len, infiniopRoPEAlgo_t algo) {
+                      size_t dhead, size_t table_len, int algo) {
     Problem p;
     p.dtype = dtype;
     p.pos_dtype = pos_dtype;
@@ -139,7 +146,7 @@ struct RopeOp {
     return p;
   }
 
-  static Problem Small(infiniDtype_t dtype, infiniopRoPEAlgo_t algo = INFINIOP_ROPE_ALGO_GPT_J) {
+  static Problem Small(infiniDtype_t dtype, int algo = INFINIOP_ROPE_ALGO_GPT_J) {
     return Make(dtype, INFINI_DTYPE_I32, 0, 5, 3, 8, 11, algo);
   }
 
@@ -176,7 +183,7 @@ struct RopeOp {
                                    {LayoutKind::kOffset, LayoutKind::kPadded, LayoutKind::kTransposed}};
     std::vector<Problem> problems;
     for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (infiniopRoPEAlgo_t algo : {INFINIOP_ROPE_ALGO_GPT_J, INFINIOP_ROPE_ALGO_GPT_NEOX}) {
+      for (int algo : {INFINIOP_ROPE_ALGO_GPT_J, INFINIOP_ROPE_ALGO_GPT_NEOX}) {
         for (const Geometry &g : geometries) {
           Problem p = Make(dtype, g.pos_dtype, g.batch, g.seq, g.nhead, g.dhead, g.table_len, algo);
           p.batched_positions = g.batched_positions;
@@ -214,9 +221,9 @@ struct RopeOp {
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
     auto unchanged = [](Specs &) {};
     Problem algo_2 = Small(INFINI_DTYPE_F32);
-    algo_2.algo = static_cast<infiniopRoPEAlgo_t>(2);
+    algo_2.algo = 2;
     Problem algo_negative = Small(INFINI_DTYPE_F32);
-    algo_negative.algo = static_cast<infiniopRoPEAlgo_t>(-1);
+    algo_negative.algo = -1;
     bad("algo_2", INFINI_STATUS_BAD_PARAM, unchanged, algo_2);
     bad("algo_minus_1", INFINI_STATUS_BAD_PARAM, unchanged, algo_negative);
     bad("x_and_y_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {

@@ -309,16 +309,24 @@ CTS_TEST_F(DeviceCase, device_synchronize_waits_for_every_stream, "conformance",
     streams.push_back(std::make_unique<ScopedStream>(stream));
     targets.push_back(stream);
   }
+  // Long work on every stream before its chain's read-back, so a DeviceSynchronize that returns
+  // early, or waits for some streams only, leaves read-backs unwritten.
+  std::vector<PendingWork> behind(targets.size());
+  for (PendingWork &work : behind) {
+    work.Prepare(kLargeBytes);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
   std::vector<std::unique_ptr<StreamChain>> chains;
-  for (infinirtStream_t stream : targets) {
+  for (size_t i = 0; i < targets.size(); ++i) {
     const uint64_t seed = rng();
     chains.push_back(std::make_unique<StreamChain>(seed, RandomOddIn(rng, 2 << 20, 4 << 20)));
-    CTS_ASSERT_CHAIN_OK(*chains.back(), Enqueue(stream, 12));
+    CTS_ASSERT_CHAIN_OK(*chains.back(), Enqueue(targets[i], 12, &behind[i]));
   }
   CTS_ASSERT_OK(rt().infinirtDeviceSynchronize());
-  for (size_t i = 0; i < chains.size(); ++i) {
-    EXPECT_TRUE(chains[i]->Verify()) << (i == 0 ? "on the NULL stream" : "on created stream " + std::to_string(i));
-  }
+  const auto where = [](size_t i) { return i == 0 ? std::string("on the NULL stream") : "on created stream " + std::to_string(i); };
+  // Every chain's pinned results before any blocking read-back, which could wait by itself.
+  for (size_t i = 0; i < chains.size(); ++i) EXPECT_TRUE(chains[i]->VerifyObserved()) << where(i);
+  for (size_t i = 0; i < chains.size(); ++i) EXPECT_TRUE(chains[i]->Verify()) << where(i);
 }
 
 INSTANTIATE_TEST_SUITE_P(conformance, DeviceOnPick, testing::ValuesIn(DeviceParams()), cts::NameFromParam());

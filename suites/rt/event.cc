@@ -9,6 +9,7 @@
 #include "rt_chain.h"
 #include "rt_data.h"
 #include "rt_params.h"
+#include "rt_pending.h"
 #include "rt_scoped.h"
 
 namespace infinicts::rt_cases {
@@ -19,28 +20,9 @@ using Clock = std::chrono::steady_clock;
 
 class EventCase : public cts::CaseBase {
  protected:
-  // Two device buffers of `bytes`, touched once so later copies cost device time only.
-  void MakeCopyBuffers(size_t bytes) {
-    bytes_ = bytes;
-    void *x = nullptr, *y = nullptr;
-    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&x, bytes), x, bytes);
-    x_ = std::make_unique<ScopedDeviceMemory>(x);
-    RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&y, bytes), y, bytes);
-    y_ = std::make_unique<ScopedDeviceMemory>(y);
-    auto rng = CaseRng();
-    CTS_ASSERT_OK(rt().infinirtMemset(x, static_cast<int>(rng()), bytes));
-    CTS_ASSERT_OK(rt().infinirtMemset(y, static_cast<int>(rng()), bytes));
-    CTS_ASSERT_OK(rt().infinirtDeviceSynchronize());
-  }
-  // Enqueues `count` D2D copies between the two buffers, back and forth.
-  infiniStatus_t EnqueueCopies(infinirtStream_t stream, int count) {
-    for (int i = 0; i < count; ++i) {
-      void *dst = (i % 2 == 0 ? y_ : x_)->get();
-      const void *src = (i % 2 == 0 ? x_ : y_)->get();
-      if (auto status = rt().infinirtMemcpyAsync(dst, src, bytes_, INFINIRT_MEMCPY_D2D, stream)) return status;
-    }
-    return INFINI_STATUS_SUCCESS;
-  }
+  // Long work to time and to wait behind (rt_pending.h).
+  void MakeCopyBuffers(size_t bytes) { copies_.Prepare(bytes); }
+  infiniStatus_t EnqueueCopies(infinirtStream_t stream, int count) { return copies_.Enqueue(stream, count); }
   // Creates an event owned by the case.
   infiniStatus_t NewEvent(infinirtEvent_t *event, uint32_t flags = INFINIRT_EVENT_DEFAULT) {
     *event = nullptr;
@@ -56,9 +38,8 @@ class EventCase : public cts::CaseBase {
     return status;
   }
 
-  size_t bytes_ = 0;
   // Destroyed in reverse order: events, then streams (which finish their work), then buffers.
-  std::unique_ptr<ScopedDeviceMemory> x_, y_;
+  PendingWork copies_;
   std::vector<std::unique_ptr<ScopedStream>> streams_;
   std::vector<std::unique_ptr<ScopedEvent>> events_;
 };
@@ -104,40 +85,50 @@ CTS_TEST_F(EventCase, never_recorded_is_complete, "conformance", "event", "RT-EV
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
 }
 
-CTS_TEST_F(EventCase, query_reflects_completion, "conformance", "event", "RT-EVENT-7", "RT-STREAM-7") {
-  constexpr int kMemsets = 8;
+struct QueryStreamParam : Param<QueryStreamParam> {
+  bool null_stream;
+  explicit QueryStreamParam(bool n) : null_stream(n) {}
+  std::string Name() const { return null_stream ? "null_stream" : "created_stream"; }
+  std::string Json() const { return nlohmann::json{{"stream", Name()}}.dump(); }
+};
+
+class EventQueryOn : public cts::ParamCase<QueryStreamParam> {};
+
+// Behind long pending work an event is NOT_READY on a backend that runs work asynchronously; a
+// backend that runs it at the call may answer COMPLETE, and then the work must be done: the
+// chain's read-back into pinned memory is compared right after the query, with no runtime call
+// in between that could wait by itself.
+CTS_TEST_P(EventQueryOn, query_reflects_completion, "event", "RT-EVENT-7", "RT-STREAM-7") {
   auto rng = CaseRng();
-  const size_t bytes = RandomOddIn(rng, 8 << 20, 16 << 20);
-  void *p = nullptr;
-  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
-  ScopedDeviceMemory hold(p);
-  CTS_ASSERT_OK(rt().infinirtMemset(p, 0, bytes));
-  infinirtStream_t stream = nullptr;
-  infinirtEvent_t event = nullptr;
-  CTS_ASSERT_OK(NewStream(&stream));
-  CTS_ASSERT_OK(NewEvent(&event));
-  int value = 0;
-  for (int i = 0; i < kMemsets; ++i) {
-    value = static_cast<int>(rng());
-    CTS_ASSERT_OK(rt().infinirtMemsetAsync(p, value, bytes, stream));
+  PendingWork behind;
+  behind.Prepare(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t raw_stream = nullptr;
+  std::unique_ptr<ScopedStream> stream;
+  if (!GetParam().null_stream) {
+    CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw_stream));
+    stream = std::make_unique<ScopedStream>(raw_stream);
   }
-  CTS_ASSERT_OK(rt().infinirtEventRecord(event, stream));
+  infinirtEvent_t raw_event = nullptr;
+  CTS_ASSERT_OK(rt().infinirtEventCreate(&raw_event));
+  ScopedEvent event(raw_event);
+  const uint64_t seed = rng();
+  StreamChain chain(seed, RandomOddIn(rng, 4097, 1 << 20));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(raw_stream, 8, &behind));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(raw_event, raw_stream));
   infinirtEventStatus_t state = INFINIRT_EVENT_COMPLETE;
-  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
-  ASSERT_TRUE(state == INFINIRT_EVENT_COMPLETE || state == INFINIRT_EVENT_NOT_READY) << "EventQuery state " << state;
-  // The work may be small enough to finish at once; then COMPLETE must mean it is done.
+  CTS_ASSERT_OK(rt().infinirtEventQuery(raw_event, &state));
+  ASSERT_TRUE(state == INFINIRT_EVENT_COMPLETE || state == INFINIRT_EVENT_NOT_READY)
+      << "RT-EVENT-7: infinirtEventQuery answered the state " << state << ", neither COMPLETE nor NOT_READY";
   cts::RecordMetric("saw_not_ready", state == INFINIRT_EVENT_NOT_READY ? 1 : 0);
-  std::vector<uint8_t> back(bytes, static_cast<uint8_t>(~value));
   if (state == INFINIRT_EVENT_COMPLETE) {
-    CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), p, bytes, INFINIRT_MEMCPY_D2H));
-    EXPECT_TRUE(AllBytesAre(back.data(), bytes, static_cast<uint8_t>(value)))
-        << "EventQuery answered COMPLETE before the recorded work was done";
+    EXPECT_TRUE(chain.VerifyObserved()) << "RT-EVENT-7: EventQuery answered COMPLETE before the recorded work was done";
   }
-  CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
-  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
-  EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventQuery after EventSynchronize";
-  CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), p, bytes, INFINIRT_MEMCPY_D2H));
-  EXPECT_TRUE(AllBytesAre(back.data(), bytes, static_cast<uint8_t>(value))) << "after EventSynchronize";
+  CTS_ASSERT_OK(rt().infinirtEventSynchronize(raw_event));
+  EXPECT_TRUE(chain.VerifyObserved()) << "RT-EVENT-7: right after EventSynchronize";
+  CTS_ASSERT_OK(rt().infinirtEventQuery(raw_event, &state));
+  EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "RT-EVENT-7: EventQuery after EventSynchronize";
+  EXPECT_TRUE(chain.Verify());
 }
 
 struct FlagsParam : Param<FlagsParam> {
@@ -166,11 +157,15 @@ CTS_TEST_P(EventFlags, synchronize_waits, "event", "RT-EVENT-2", "RT-EVENT-8") {
   infinirtStream_t raw_stream = nullptr;
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw_stream));
   ScopedStream stream(raw_stream);
+  PendingWork behind;  // long work before the chain's read-back (rt_pending.h)
+  behind.Prepare(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
   const uint64_t seed = rng();
   StreamChain chain(seed, RandomOddIn(rng, 1 << 20, 4 << 20));
-  CTS_ASSERT_CHAIN_OK(chain, Enqueue(raw_stream, 16));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(raw_stream, 16, &behind));
   CTS_ASSERT_OK(rt().infinirtEventRecord(raw_event, raw_stream));
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(raw_event));
+  EXPECT_TRUE(chain.VerifyObserved()) << "work recorded before the event, right after EventSynchronize";
   infinirtEventStatus_t state = INFINIRT_EVENT_NOT_READY;
   CTS_ASSERT_OK(rt().infinirtEventQuery(raw_event, &state));
   EXPECT_EQ(state, INFINIRT_EVENT_COMPLETE) << "EventQuery after EventSynchronize";
@@ -181,9 +176,11 @@ CTS_TEST_F(EventCase, record_on_null_stream, "conformance", "event", "RT-STREAM-
   auto rng = CaseRng();
   infinirtEvent_t event = nullptr;
   CTS_ASSERT_OK(NewEvent(&event));
+  MakeCopyBuffers(kLargeBytes);  // long work before the chain's read-back
+  if (HasFatalFailure() || IsSkipped()) return;
   const uint64_t seed = rng();
   StreamChain chain(seed, RandomOddIn(rng, 1 << 20, 4 << 20));
-  CTS_ASSERT_CHAIN_OK(chain, Enqueue(nullptr, 16));
+  CTS_ASSERT_CHAIN_OK(chain, Enqueue(nullptr, 16, &copies_));
   CTS_ASSERT_OK(rt().infinirtEventRecord(event, nullptr));
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
   EXPECT_TRUE(chain.Verify()) << "work on the NULL stream recorded before the event";
@@ -201,10 +198,20 @@ CTS_TEST_F(EventCase, rerecord_replaces_record, "conformance", "event", "RT-EVEN
   CTS_ASSERT_CHAIN_OK(early, Enqueue(first, 4));
   CTS_ASSERT_OK(rt().infinirtEventRecord(event, first));
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
+  // The new record sits behind long work: an event still at its old, completed place answers
+  // COMPLETE and lets EventSynchronize return before that work is done.
+  MakeCopyBuffers(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
   seed = rng();
   StreamChain late(seed, RandomOddIn(rng, 2 << 20, 4 << 20));
-  CTS_ASSERT_CHAIN_OK(late, Enqueue(second, 16));
+  CTS_ASSERT_CHAIN_OK(late, Enqueue(second, 16, &copies_));
   CTS_ASSERT_OK(rt().infinirtEventRecord(event, second));
+  infinirtEventStatus_t state = INFINIRT_EVENT_COMPLETE;
+  CTS_ASSERT_OK(rt().infinirtEventQuery(event, &state));
+  if (state == INFINIRT_EVENT_COMPLETE) {
+    EXPECT_TRUE(late.VerifyObserved()) << "EventQuery after a re-record answered COMPLETE before the new record's work "
+                                          "was done";
+  }
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
   EXPECT_TRUE(late.Verify()) << "EventSynchronize after a re-record must wait for the new record's work";
   EXPECT_TRUE(early.Verify());
@@ -341,6 +348,46 @@ CTS_TEST_F(EventCase, elapsed_within_wall_time, "conformance", "event", "RT-EVEN
                                          << wall_ms << " ms: not milliseconds (seconds?)";
 }
 
+// An event's time is when its stream reaches it. Stream B records `before`, waits on stream A's
+// long work, and records `after`: B reaches `after` only once A's work is done, so the time
+// between them is about that work's, however quickly the host enqueued both records.
+CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", "event", "RT-EVENT-19",
+           "RT-EVENT-17") {
+  constexpr int kCopies = 4;
+  constexpr double kMinShareOfWork = 0.5;
+  MakeCopyBuffers(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t a = nullptr, b = nullptr;
+  infinirtEvent_t a_done = nullptr, before = nullptr, after = nullptr;
+  CTS_ASSERT_OK(NewStream(&a));
+  CTS_ASSERT_OK(NewStream(&b));
+  CTS_REQUIRE_DISTINCT_STREAMS(a, b);
+  CTS_ASSERT_OK(NewEvent(&a_done));
+  CTS_ASSERT_OK(NewEvent(&before));
+  CTS_ASSERT_OK(NewEvent(&after));
+  CTS_ASSERT_OK(EnqueueCopies(a, kCopies));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(a_done, a));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(before, b));
+  // What of A's work is left once `before` is recorded (all of it where enqueueing is quick;
+  // none where the backend runs work at the call).
+  const auto recorded = Clock::now();
+  CTS_ASSERT_OK(rt().infinirtStreamWaitEvent(b, a_done));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(after, b));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(a));
+  const double work_ms = std::chrono::duration<double, std::milli>(Clock::now() - recorded).count();
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(b));
+  infiniStatus_t status;
+  const double elapsed_ms = Elapsed(before, after, &status);
+  CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime(&ms, before, after)", true);
+  cts::RecordMetric("elapsed_ms", elapsed_ms);
+  cts::RecordMetric("work_wall_ms", work_ms);
+  EXPECT_GE(elapsed_ms, kMinShareOfWork * work_ms)
+      << "RT-EVENT-19: the events on stream B around its wait for " << kCopies << " copies of " << kLargeBytes
+      << " bytes on stream A are " << elapsed_ms << " ms apart, while that work went on for " << work_ms
+      << " ms of host wall time after the first was recorded: an event's time was taken when it was recorded, not"
+      << " when its stream reached it";
+}
+
 // ---------------------------------------------------------------- cross-stream waits
 
 struct WaitersParam : Param<WaitersParam> {
@@ -422,6 +469,8 @@ CTS_TEST_F(EventCase, stream_wait_never_recorded, "conformance", "event", "RT-EV
   EXPECT_TRUE(chain.Verify()) << "work after a wait on an event never recorded";
 }
 
+INSTANTIATE_TEST_SUITE_P(conformance, EventQueryOn, testing::Values(QueryStreamParam(false), QueryStreamParam(true)),
+                         cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, EventFlags, testing::ValuesIn(kValidFlags), cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, StreamWaits, testing::Values(WaitersParam(1), WaitersParam(8)),
                          cts::NameFromParam());

@@ -143,16 +143,25 @@ CTS_TEST_P(GuardOnPick, synchronize_device_waits, "guard", "RT-GUARD-5", "RT-DEV
   infinirtStream_t raw = nullptr;
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
   ScopedStream stream(raw);
+  PendingWork behind[2];  // long work before each chain's read-back (rt_pending.h)
+  for (PendingWork &work : behind) {
+    work.Prepare(kLargeBytes);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
   std::vector<std::unique_ptr<StreamChain>> chains;
-  for (infinirtStream_t target : {raw, static_cast<infinirtStream_t>(nullptr)}) {
+  const infinirtStream_t targets[2] = {raw, nullptr};
+  for (int i = 0; i < 2; ++i) {
     const uint64_t seed = rng();
     chains.push_back(std::make_unique<StreamChain>(seed, RandomOddIn(rng, 2 << 20, 4 << 20)));
-    CTS_ASSERT_CHAIN_OK(*chains.back(), Enqueue(target, 12));
+    CTS_ASSERT_CHAIN_OK(*chains.back(), Enqueue(targets[i], 12, &behind[i]));
   }
   // Synchronise the target from the other device, as a guard-based caller would.
   CTS_ASSERT_OK(rt().infinirtSetDevice(Start().type, Start().index));
   GUARD_CALL(device::SynchronizeDevice(rt(), Target()));
   CTS_ASSERT_OK(rt().infinirtSetDevice(Target().type, Target().index));
+  // Both chains' pinned results before any blocking read-back, which could wait by itself.
+  EXPECT_TRUE(chains[0]->VerifyObserved()) << "work on a created stream of " << Show(Target());
+  EXPECT_TRUE(chains[1]->VerifyObserved()) << "work on the NULL stream of " << Show(Target());
   EXPECT_TRUE(chains[0]->Verify()) << "work on a created stream of " << Show(Target());
   EXPECT_TRUE(chains[1]->Verify()) << "work on the NULL stream of " << Show(Target());
 }

@@ -302,27 +302,62 @@ class AsyncCopies : public Copies {};
 
 CTS_TEST_P(AsyncCopies, memcpy_async, "memory", "RT-MEM-16", "RT-STREAM-6") { CheckCopy(/*async=*/true); }
 
-CTS_TEST_F(MemoryCase, peer_copy, "conformance", "memory", "RT-MEM-15") {
+// A peer copy, blocking or on a stream of the current device, with the source's device or the
+// destination's current (a backend that moves data only from, or only to, the current device
+// fails one of them).
+struct PeerParam : Param<PeerParam> {
+  bool async;
+  bool source_current;
+  PeerParam(bool a, bool s) : async(a), source_current(s) {}
+  std::string Name() const {
+    return std::string(async ? "async" : "blocking") + (source_current ? "__source_current" : "__destination_current");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"async", async}, {"current", source_current ? "source" : "destination"}}.dump();
+  }
+};
+
+class PeerCopies : public cts::ParamCase<PeerParam> {};
+
+CTS_TEST_P(PeerCopies, peer_copy, "memory", "RT-MEM-15") {
   const auto &ids = cts::device_ids();
   if (ids.size() < 2) GTEST_SKIP() << "needs two devices; the run has one";
   const infiniDevice_t type = cts::device_type();
   auto rng = CaseRng();
   const size_t bytes = RandomOddIn(rng, 4097, 1 << 20);
   const std::vector<uint8_t> data = RandomBytes(rng, bytes);
-  void *on_first = nullptr, *on_last = nullptr;
+  void *source = nullptr, *target = nullptr;  // on the first and the last device
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.back()));
-  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&on_last, bytes), on_last, bytes);
-  ScopedDeviceMemory hold_last(on_last);
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&target, bytes), target, bytes);
+  ScopedDeviceMemory hold_target(target);
+  CTS_ASSERT_OK(rt().infinirtMemset(target, 0, bytes));
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.front()));
-  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&on_first, bytes), on_first, bytes);
-  ScopedDeviceMemory hold_first(on_first);
-  CTS_ASSERT_OK(rt().infinirtMemcpy(on_first, data.data(), bytes, INFINIRT_MEMCPY_H2D));
-  CTS_ASSERT_OK(rt().infinirtMemcpy(on_last, on_first, bytes, INFINIRT_MEMCPY_D2D));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&source, bytes), source, bytes);
+  ScopedDeviceMemory hold_source(source);
+  CTS_ASSERT_OK(rt().infinirtMemcpy(source, data.data(), bytes, INFINIRT_MEMCPY_H2D));
+  const int current = GetParam().source_current ? ids.front() : ids.back();
+  CTS_ASSERT_OK(rt().infinirtSetDevice(type, current));
+  if (GetParam().async) {
+    infinirtStream_t raw = nullptr;
+    CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
+    ScopedStream stream(raw);
+    CTS_CHECK_OK(rt().infinirtMemcpyAsync(target, source, bytes, INFINIRT_MEMCPY_D2D, raw));
+    CTS_ASSERT_OK(rt().infinirtStreamSynchronize(raw));
+  } else {
+    CTS_CHECK_OK(rt().infinirtMemcpy(target, source, bytes, INFINIRT_MEMCPY_D2D));
+  }
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.back()));
   std::vector<uint8_t> back = Complement(data);
-  CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), on_last, bytes, INFINIRT_MEMCPY_D2H));
-  EXPECT_TRUE(SameBytes(data.data(), back.data(), bytes)) << "device " << ids.back() << " after a peer copy";
+  CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), target, bytes, INFINIRT_MEMCPY_D2H));
+  EXPECT_TRUE(SameBytes(data.data(), back.data(), bytes))
+      << "device " << ids.back() << " after a peer copy from device " << ids.front() << " with device " << current
+      << " current";
 }
+
+INSTANTIATE_TEST_SUITE_P(conformance, PeerCopies,
+                         testing::Values(PeerParam(false, true), PeerParam(false, false), PeerParam(true, true),
+                                         PeerParam(true, false)),
+                         cts::NameFromParam());
 
 CTS_TEST_F(MemoryCase, memcpy_null, "conformance", "memory", "RT-MEM-12", "RT-MEM-16") {
   void *device = nullptr;
@@ -469,8 +504,8 @@ CTS_TEST_F(MemoryCase, memset_async_odd_offsets, "conformance", "memory", "RT-ME
   void *p = nullptr;
   RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
   ScopedDeviceMemory hold(p);
-  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(p, expected.data(), bytes, INFINIRT_MEMCPY_H2D, raw));
-  std::vector<uint8_t> initial = expected;  // the H2D source stays unchanged until the sync
+  const std::vector<uint8_t> initial = expected;  // the H2D source: unchanged until the sync, unlike `expected`
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(p, initial.data(), bytes, INFINIRT_MEMCPY_H2D, raw));
   for (int i = 0; i < kMemsets; ++i) {
     const size_t offset = RandomOddIn(rng, 1, bytes - 2);
     const size_t length = RandomIn(rng, 1, bytes - offset);

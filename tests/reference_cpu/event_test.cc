@@ -93,6 +93,19 @@ TEST_F(EventTest, PendingRecordIsNotReadyUntilTheStreamGetsThere) {
   ASSERT_RT_OK(infinirtStreamDestroy(stream));
 }
 
+TEST_F(EventTest, PendingRecordOnTheNullStreamIsNotReady) {
+  infinirtEvent_t pending = nullptr;
+  ASSERT_RT_OK(infinirtEventCreate(&pending));
+  Gate gate;
+  ASSERT_RT_OK(gate.Block(nullptr));
+  ASSERT_RT_OK(infinirtEventRecord(pending, nullptr));
+  EXPECT_EQ(Query(pending), INFINIRT_EVENT_NOT_READY);
+  gate.Open();
+  ASSERT_RT_OK(infinirtEventSynchronize(pending));
+  EXPECT_EQ(Query(pending), INFINIRT_EVENT_COMPLETE);
+  ASSERT_RT_OK(infinirtEventDestroy(pending));
+}
+
 TEST_F(EventTest, ReRecordingSupersedesThePreviousRecord) {
   infinirtStream_t blocked = nullptr, free_running = nullptr;
   ASSERT_RT_OK(infinirtStreamCreate(&blocked));

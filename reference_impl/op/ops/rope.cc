@@ -4,6 +4,7 @@
 // (GPT_J: (2i, 2i+1), GPT_NEOX: (i, i + dhead/2)), with s = sin[pos][i], c = cos[pos][i]:
 //   y[p0] = x[p0] * c - x[p1] * s,   y[p1] = x[p0] * s + x[p1] * c.
 // A position outside [0, table_len) leaves its rows of y unwritten.
+#include <cstring>
 #include <memory>
 
 #include "core/api.h"
@@ -144,17 +145,21 @@ __INFINI_C infiniStatus_t infiniopCreateRoPEDescriptor(infiniopHandle_t handle, 
                                                        infiniopTensorDescriptor_t pos_ids,
                                                        infiniopTensorDescriptor_t sin_table,
                                                        infiniopTensorDescriptor_t cos_table, infiniopRoPEAlgo_t algo) {
+  // Checked as the integer it arrives as: a value outside the enum must not be loaded as one.
+  int algo_value = 0;
+  static_assert(sizeof algo_value == sizeof algo, "the enum travels as an int");
+  std::memcpy(&algo_value, &algo, sizeof algo_value);
   return CreateDescriptor(handle, desc_ptr, {y, x, pos_ids, sin_table, cos_table},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            if (algo != INFINIOP_ROPE_ALGO_GPT_J && algo != INFINIOP_ROPE_ALGO_GPT_NEOX) {
+                            if (algo_value != INFINIOP_ROPE_ALGO_GPT_J && algo_value != INFINIOP_ROPE_ALGO_GPT_NEOX) {
                               return INFINI_STATUS_BAD_PARAM;
                             }
                             auto plan = std::make_shared<RoPEPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePlan(*y, *x, *pos_ids, *sin_table, *cos_table, plan.get()));
-                            plan->algo = algo;
+                            plan->algo = static_cast<infiniopRoPEAlgo_t>(algo_value);
 #ifdef INFINIOP_WITH_CUDA
                             plan->device_args = cuda_rows::RoPEArgsFor(*y, *x, *pos_ids, *sin_table, *cos_table,
-                                                                       static_cast<int>(algo));
+                                                                       algo_value);
 #endif
                             made->reset(new RoPEDescriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;

@@ -48,6 +48,38 @@ infiniStatus_t TaillessRecv(void *recv, size_t count, infiniDtype_t dtype, int p
   return TargetCcl().infinicclRecv(recv, WithoutTail(count), dtype, peer, comm, stream);
 }
 
+// The small-message path of a vectorised kernel whose block loop stops one block early
+// (`i + 8 < count`): for a count that is a whole number of 8-element blocks, up to 64 Ki
+// elements, the last block is left out, and the tail loop has nothing left to do. Odd counts
+// and large ones (another path) come out right.
+// The arguments are checked as before: a call with a NULL buffer keeps its count.
+size_t WithoutLastWholeBlock(size_t count, const void *buffer, const void *other = "") {
+  constexpr size_t kBlock = 8, kSmallPathLimit = size_t{64} << 10;
+  if (buffer == nullptr || other == nullptr) return count;
+  return count >= kBlock && count % kBlock == 0 && count <= kSmallPathLimit ? count - kBlock : count;
+}
+
+infiniStatus_t ShortBlockAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                   infinicclComm_t comm, infinirtStream_t stream) {
+  return TargetCcl().infinicclAllReduce(send, recv, WithoutLastWholeBlock(count, send, recv), dtype, op, comm, stream);
+}
+infiniStatus_t ShortBlockBroadcast(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
+                                   infinicclComm_t comm, infinirtStream_t stream) {
+  // The root's send buffer is an argument like the others; theirs are not read.
+  const auto member = FindMember(comm);
+  const void *checked_send = member && member->rank == root ? send : "";
+  return TargetCcl().infinicclBroadcast(send, recv, WithoutLastWholeBlock(count, recv, checked_send), dtype, root, comm,
+                                        stream);
+}
+infiniStatus_t ShortBlockSend(const void *send, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                              infinirtStream_t stream) {
+  return TargetCcl().infinicclSend(send, WithoutLastWholeBlock(count, send), dtype, peer, comm, stream);
+}
+infiniStatus_t ShortBlockRecv(void *recv, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
+                              infinirtStream_t stream) {
+  return TargetCcl().infinicclRecv(recv, WithoutLastWholeBlock(count, recv), dtype, peer, comm, stream);
+}
+
 // Every valid root becomes rank 0 (a root out of range is still refused by the target).
 infiniStatus_t BroadcastFromRankZero(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
                                      infinicclComm_t comm, infinirtStream_t stream) {
@@ -109,6 +141,16 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclReduceScatter = &TaillessReduceScatter;
          calls.infinicclSend = &TaillessSend;
          calls.infinicclRecv = &TaillessRecv;
+       }},
+      {"last_whole_block_left_out",
+       "AllReduce, Broadcast, Send and Recv of a whole number of 8-element blocks up to 64 Ki elements leave out the "
+       "last block",
+       [](CclTable &calls) {
+         TrackCommunicators(calls);
+         calls.infinicclAllReduce = &ShortBlockAllReduce;
+         calls.infinicclBroadcast = &ShortBlockBroadcast;
+         calls.infinicclSend = &ShortBlockSend;
+         calls.infinicclRecv = &ShortBlockRecv;
        }},
       {"broadcast_from_rank_0", "Broadcast always sends rank 0's buffer, whatever the root",
        [](CclTable &calls) {

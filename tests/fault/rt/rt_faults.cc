@@ -35,6 +35,60 @@ infiniStatus_t MallocNull(void **p_ptr, size_t size) {
   return INFINI_STATUS_SUCCESS;
 }
 
+// `synchronize_returns_early`: the synchronizing calls return at once and EventQuery answers
+// COMPLETE, while the blocking calls wait for the current device by themselves (as CUDA's
+// legacy default stream makes cudaMemcpy and cudaFree do): a case that checks results with a
+// blocking Memcpy never sees the difference.
+infiniStatus_t DeviceWaitsFirst() { return TargetRt().infinirtDeviceSynchronize(); }
+
+infiniStatus_t ReturnAtOnce(infinirtStream_t stream) {
+  (void)stream;
+  return INFINI_STATUS_SUCCESS;
+}
+
+infiniStatus_t EventSynchronizeAtOnce(infinirtEvent_t event) {
+  return event == nullptr ? INFINI_STATUS_NULL_POINTER : INFINI_STATUS_SUCCESS;
+}
+
+infiniStatus_t DeviceSynchronizeAtOnce() { return INFINI_STATUS_SUCCESS; }
+
+infiniStatus_t EventQueryAlwaysComplete(infinirtEvent_t event, infinirtEventStatus_t *status_ptr) {
+  const infiniStatus_t status = TargetRt().infinirtEventQuery(event, status_ptr);
+  if (status == INFINI_STATUS_SUCCESS) *status_ptr = INFINIRT_EVENT_COMPLETE;
+  return status;
+}
+
+infiniStatus_t MemcpyWaitingForTheDevice(void *dst, const void *src, size_t size, infinirtMemcpyKind_t kind) {
+  DeviceWaitsFirst();
+  return TargetRt().infinirtMemcpy(dst, src, size, kind);
+}
+
+infiniStatus_t MemsetWaitingForTheDevice(void *p, int value, size_t size) {
+  DeviceWaitsFirst();
+  return TargetRt().infinirtMemset(p, value, size);
+}
+
+infiniStatus_t FreeWaitingForTheDevice(void *p) {
+  DeviceWaitsFirst();
+  return TargetRt().infinirtFree(p);
+}
+
+infiniStatus_t FreeHostWaitingForTheDevice(void *p) {
+  DeviceWaitsFirst();
+  return TargetRt().infinirtFreeHost(p);
+}
+
+void InstallSynchronizeReturnsEarly(RtTable &calls) {
+  calls.infinirtStreamSynchronize = &ReturnAtOnce;
+  calls.infinirtDeviceSynchronize = &DeviceSynchronizeAtOnce;
+  calls.infinirtEventSynchronize = &EventSynchronizeAtOnce;
+  calls.infinirtEventQuery = &EventQueryAlwaysComplete;
+  calls.infinirtMemcpy = &MemcpyWaitingForTheDevice;
+  calls.infinirtMemset = &MemsetWaitingForTheDevice;
+  calls.infinirtFree = &FreeWaitingForTheDevice;
+  calls.infinirtFreeHost = &FreeHostWaitingForTheDevice;
+}
+
 // Work runs on the device's default stream, which is what InfiniCore's CPU runtime hands out.
 infiniStatus_t StreamCreateNull(infinirtStream_t *stream_ptr) {
   if (stream_ptr == nullptr) return INFINI_STATUS_NULL_POINTER;
@@ -74,6 +128,15 @@ const std::vector<RtFault> &RtFaults() {
       // The runtime side of InfiniCore's CPU backend (the operator wrapper adds its check order).
       {"infinicore_cpu_like", "StreamCreate answers SUCCESS with the NULL stream",
        [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
+      {"event_time_at_record", "an event's time is the host clock at EventRecord, not when its stream reaches it",
+       &InstallEventTimeAtRecord},
+      {"peer_copy_source_must_be_current",
+       "a D2D copy whose source is on another device than the current one answers INTERNAL_ERROR",
+       &InstallPeerCopySourceMustBeCurrent},
+      {"synchronize_returns_early",
+       "Stream/Device/EventSynchronize return at once and EventQuery answers COMPLETE; blocking Memcpy, Memset "
+       "and Free wait for the device by themselves",
+       &InstallSynchronizeReturnsEarly},
       {"crash_in_stream_create", "StreamCreate kills the process with SIGSEGV",
        [](RtTable &calls) { calls.infinirtStreamCreate = &CrashingStreamCreate; }},
       {"hang_in_stream_synchronize", "StreamSynchronize never returns",

@@ -13,5 +13,7 @@ const std::vector<RtFault> &RtFaults();
 
 // Installers that keep state of their own live in their own files.
 void InstallMemcpyAsyncOutOfOrder(RtTable &calls);
+void InstallEventTimeAtRecord(RtTable &calls);
+void InstallPeerCopySourceMustBeCurrent(RtTable &calls);
 
 }  // namespace infinicts::fault
