@@ -47,6 +47,12 @@ std::optional<TimeSpread> TimeSpreadOf(const nlohmann::json &result) {
   const nlohmann::json &metrics =
       metrics_entry != result.end() && metrics_entry->is_object() ? *metrics_entry : kNoMetrics;
   const std::vector<double> samples = SamplesOf(result);
+  // Timed near the timer's resolution (timing.resolved false): no time to compare.
+  const auto timing = result.find("timing");
+  if (timing != result.end() && timing->is_object()) {
+    const auto resolved = timing->find("resolved");
+    if (resolved != timing->end() && resolved->is_boolean() && !resolved->get<bool>()) return std::nullopt;
+  }
 
   TimeSpread spread;
   if (const auto median = PositiveMetric(metrics, "time_ms_median")) spread.median_ms = *median;

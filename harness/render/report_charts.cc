@@ -167,7 +167,7 @@ Chart StatusMatrixChart(const Json &report) {
   }
   constexpr double kLabelWidth = 150, kCellWidth = 60, kCellHeight = 24, kHeader = 26;
   const double grid_bottom = kHeader + kCellHeight * matrix.ops.size();
-  constexpr double kLegendWidth = 820;  // the status legend's line
+  constexpr double kLegendWidth = 960;  // the status legend's line
   const int width = static_cast<int>(std::max(kLabelWidth + kCellWidth * matrix.dtypes.size() + 10, kLegendWidth));
   const int height = static_cast<int>(grid_bottom + 44);
   std::string out = svg::SvgOpen(width, height, title);
@@ -186,15 +186,22 @@ Chart StatusMatrixChart(const Json &report) {
       for (const char *status : kStatusOrder) {
         const auto count = cell.counts.find(status);
         if (count == cell.counts.end()) continue;
-        breakdown += (breakdown.empty() ? "" : ", ") + std::to_string(count->second) + " " + status;
+        const bool all_refused = std::string(status) == "unsupported" && count->second == cell.refused_optional;
+        breakdown += (breakdown.empty() ? "" : ", ") + std::to_string(count->second) + " " +
+                     (all_refused ? std::string("refused, as the spec allows") : std::string(status));
       }
       const double left = kLabelWidth + kCellWidth * column;
       const int passed = cell.counts.count("pass") ? cell.counts.at("pass") : 0;
+      // A dtype the spec leaves optional and the backend refused is no failing cell: its own
+      // colour and "refused", apart from the cells the backend supports.
+      const bool refused = cell.AllRefusedOptional();
+      const std::string shown = refused ? "refused_optional" : cell.worst;
       out += "<rect class=\"mark\" x=\"" + svg::SvgNumber(left + 1) + "\" y=\"" + svg::SvgNumber(top + 1) +
              "\" width=\"" + svg::SvgNumber(kCellWidth - 2) + "\" height=\"" + svg::SvgNumber(kCellHeight - 2) +
-             "\" fill=\"" + StatusColor(cell.worst) + "\" data-status=\"" + cell.worst + "\"><title>" +
+             "\" fill=\"" + StatusColor(shown) + "\" data-status=\"" + shown + "\"><title>" +
              HtmlEscape(matrix.ops[row] + " " + matrix.dtypes[column] + ": " + breakdown) + "</title></rect>";
-      out += svg::SvgText(left + kCellWidth / 2, top + 16, std::to_string(passed) + "/" + std::to_string(cell.total),
+      out += svg::SvgText(left + kCellWidth / 2, top + 16,
+                          refused ? std::string("refused") : std::to_string(passed) + "/" + std::to_string(cell.total),
                           "text-anchor=\"middle\"");
     }
   }
@@ -202,11 +209,13 @@ Chart StatusMatrixChart(const Json &report) {
   double x = 4;
   out += svg::SvgText(x, grid_bottom + 26, "cells: passed/total, coloured by the worst status:");
   x += 290;
-  for (const char *status : {"pass", "skip", "unsupported", "xfail", "blocked", "fail", "timeout", "crash"}) {
+  for (const char *status :
+       {"pass", "refused_optional", "skip", "unsupported", "xfail", "blocked", "fail", "timeout", "crash"}) {
+    const std::string label = std::string(status) == "refused_optional" ? "refused (optional)" : status;
     out += "<rect x=\"" + svg::SvgNumber(x) + "\" y=\"" + svg::SvgNumber(grid_bottom + 16) +
            "\" width=\"12\" height=\"12\" fill=\"" + StatusColor(status) + "\"/>";
-    out += svg::SvgText(x + 16, grid_bottom + 26, status);
-    x += 26 + 6.5 * std::string(status).size();
+    out += svg::SvgText(x + 16, grid_bottom + 26, label);
+    x += 26 + 6.5 * label.size();
   }
   chart.svg = out + "</svg>";
   return chart;
@@ -221,6 +230,7 @@ const char *StatusColor(const std::string &status) {
   if (status == "crash") return "#a83232";
   if (status == "timeout") return "#e69138";
   if (status == "unsupported") return "#b4a7d6";
+  if (status == "refused_optional") return "#e3e8ee";  // not a status: a cell refused as the spec allows
   if (status == "xfail") return "#f6c26b";
   return "#cfd3d8";  // skip
 }

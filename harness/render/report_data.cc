@@ -238,7 +238,8 @@ StatusMatrix OpStatusMatrix(const Json &report) {
     StatusCell &cell = matrix.cells[{op, dtype}];
     ++cell.counts[status];
     ++cell.total;
-    if (StatusSeverity(status) > StatusSeverity(cell.worst)) cell.worst = status;
+    if (status == "unsupported" && result.contains("optional_capability")) ++cell.refused_optional;
+    else if (StatusSeverity(status) > StatusSeverity(cell.worst)) cell.worst = status;
     if (std::find(matrix.ops.begin(), matrix.ops.end(), op) == matrix.ops.end()) matrix.ops.push_back(op);
     if (std::find(matrix.dtypes.begin(), matrix.dtypes.end(), dtype) == matrix.dtypes.end()) matrix.dtypes.push_back(dtype);
   }

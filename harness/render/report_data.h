@@ -80,7 +80,11 @@ std::vector<OpThroughput> OpThroughputs(const Json &report);
 struct StatusCell {
   std::map<std::string, int> counts;  // status → count
   int total = 0;
-  std::string worst = "pass";
+  std::string worst = "pass";  // of the cases the backend was held to
+  // Unsupported results of an optional capability (result.optional_capability): refused, as
+  // the spec allows. Counted in `counts` as unsupported, kept out of `worst`.
+  int refused_optional = 0;
+  bool AllRefusedOptional() const { return total > 0 && refused_optional == total; }
 };
 struct StatusMatrix {
   std::vector<std::string> ops, dtypes;

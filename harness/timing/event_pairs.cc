@@ -62,6 +62,22 @@ double EventPairs::ElapsedMs(int index) const {
   return ms;
 }
 
+std::optional<double> EmptyPairResolutionMs(const TimedStream &timed) {
+  constexpr int kPairs = 8;
+  EventPairs pairs(timed, kPairs);
+  for (int i = 0; i < kPairs; ++i) {
+    pairs.RecordStart(i);
+    pairs.RecordEnd(i);
+  }
+  CheckRt(timed.rt->infinirtStreamSynchronize(timed.stream), "infinirtStreamSynchronize");
+  std::optional<double> smallest;
+  for (int i = 0; i < kPairs; ++i) {
+    const double ms = pairs.ElapsedMs(i);
+    if (ms > 0 && (!smallest || ms < *smallest)) smallest = ms;
+  }
+  return smallest;
+}
+
 bool EventsWork(const TimedStream &timed) {
   const RtApi &rt = *timed.rt;
   timed.MakeCurrent();

@@ -2,6 +2,7 @@
 // destroyed on the way out.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "timing/rank_device.h"
@@ -30,6 +31,10 @@ class EventPairs {
   TimedStream timed_;
   std::vector<infinirtEvent_t> starts_, ends_;
 };
+
+// The smallest positive time that empty pairs of events (recorded back to back) read on the
+// stream: what its events' clock can tell apart from nothing. None when every pair read 0.
+std::optional<double> EmptyPairResolutionMs(const TimedStream &timed);
 
 // Whether the backend's events can time the stream: creates, records and reads one
 // pair. False when a call answers NOT_IMPLEMENTED / DEVICE_TYPE_NOT_SUPPORTED; any

@@ -58,4 +58,53 @@ int TimedIterationCount(std::optional<double> per_iteration_ms, const Options &o
   return static_cast<int>(fitting);
 }
 
+BatchLimits LimitsFor(std::optional<double> per_iteration_ms, const Options &options) {
+  BatchLimits limits;
+  limits.max_launches = std::max(1, options.max_launches_per_sample);
+  limits.max_blind_launches = limits.max_launches;
+  if (per_iteration_ms && *per_iteration_ms > 0) {
+    const double fitting = std::floor(options.budget_ms / *per_iteration_ms);
+    limits.max_blind_launches = !(fitting >= 1) ? 1 : fitting >= limits.max_launches ? limits.max_launches
+                                                                                      : static_cast<int>(fitting);
+  }
+  limits.max_sample_ms = options.budget_ms / std::max(1, options.min_iterations);
+  return limits;
+}
+
+std::optional<double> SmallestStep(std::vector<double> readings_ms) {
+  std::sort(readings_ms.begin(), readings_ms.end());
+  std::optional<double> smallest;
+  for (size_t i = 1; i < readings_ms.size(); ++i) {
+    const double step = readings_ms[i] - readings_ms[i - 1];
+    if (step > 0 && (!smallest || step < *smallest)) smallest = step;
+  }
+  return smallest;
+}
+
+Batching ChooseBatching(std::optional<double> resolution_ms, const std::function<double(int launches)> &probe,
+                        const BatchLimits &limits) {
+  const int blind_limit = std::max(1, std::min(limits.max_blind_launches, limits.max_launches));
+  Batching batching{1, resolution_ms};
+  bool read_zero = false;
+  for (int launches = 1;; launches = std::min(blind_limit, 2 * launches)) {
+    batching.launches_per_sample = launches;
+    const double read_ms = probe(launches);
+    if (!(read_ms > 0)) {
+      read_zero = true;
+      if (launches == blind_limit) return batching;  // the caller finds it unresolved
+      continue;
+    }
+    if (!batching.resolution_ms && read_zero) batching.resolution_ms = read_ms;
+    if (!batching.resolution_ms) return batching;
+    const double wanted_ms = kTicksPerSample * *batching.resolution_ms;
+    if (read_ms < wanted_ms) {
+      const double scaled = std::ceil(launches * wanted_ms / read_ms);
+      const double by_time = std::floor(launches * limits.max_sample_ms / read_ms);
+      const double most = std::max<double>(launches, std::min<double>(limits.max_launches, by_time));
+      batching.launches_per_sample = static_cast<int>(std::min(scaled, most));
+    }
+    return batching;
+  }
+}
+
 }  // namespace infinicts::timing

@@ -71,29 +71,59 @@ Measurement MeasureStreams(const RtApi &rt, const std::vector<TimedStream> &stre
   measurement.samples_ms.reserve(timed_count);
 
   if (measurement.method == Method::kDeviceEvents) {
-    events.reserve(streams.size());
-    for (const TimedStream &timed : streams) events.emplace_back(timed, timed_count);
-    for (int k = 0; k < timed_count; ++k, ++iteration) {
+    // One sample: `launches` back to back between each rank's pair `k`; what the slowest rank read.
+    auto enqueue_sample = [&](const std::vector<EventPairs> &pairs, int k, int launches) {
       flush_caches();  // enqueued before the start event: outside the timed window
       for (size_t rank = 0; rank < streams.size(); ++rank) {
         streams[rank].MakeCurrent();
-        events[rank].RecordStart(k);
+        pairs[rank].RecordStart(k);
       }
-      run_launch(iteration);
+      for (int j = 0; j < launches; ++j) run_launch(iteration++);
       for (size_t rank = 0; rank < streams.size(); ++rank) {
         streams[rank].MakeCurrent();
-        events[rank].RecordEnd(k);
+        pairs[rank].RecordEnd(k);
       }
-    }
-    SynchronizeAll(streams);
-    for (int k = 0; k < timed_count; ++k) {
+    };
+    auto read_sample = [&](const std::vector<EventPairs> &pairs, int k) {
       double longest_ms = 0;
       for (size_t rank = 0; rank < streams.size(); ++rank) {
         streams[rank].MakeCurrent();
-        longest_ms = std::max(longest_ms, events[rank].ElapsedMs(k));
+        longest_ms = std::max(longest_ms, pairs[rank].ElapsedMs(k));
       }
-      measurement.samples_ms.push_back(longest_ms);
-    }
+      return longest_ms;
+    };
+    // Launches shorter than the events' clock can resolve go several to a sample.
+    const Batching batching = ChooseBatching(
+        EmptyPairResolutionMs(streams.front()),
+        [&](int launches) {  // the least of a few readings: one slow pair does not decide
+          constexpr int kProbeSamples = 3;
+          std::vector<EventPairs> probe;
+          for (const TimedStream &timed : streams) probe.emplace_back(timed, kProbeSamples);
+          for (int k = 0; k < kProbeSamples; ++k) enqueue_sample(probe, k, launches);
+          SynchronizeAll(streams);
+          double least_ms = read_sample(probe, 0);
+          for (int k = 1; k < kProbeSamples; ++k) least_ms = std::min(least_ms, read_sample(probe, k));
+          return least_ms;
+        },
+        LimitsFor(warm_up.per_iteration_ms, options));
+    measurement.launches_per_sample = batching.launches_per_sample;
+    const int lps = batching.launches_per_sample;
+    const int sample_count = TimedIterationCount(
+        warm_up.per_iteration_ms ? std::optional<double>(*warm_up.per_iteration_ms * lps) : std::nullopt, options);
+    events.reserve(streams.size());
+    for (const TimedStream &timed : streams) events.emplace_back(timed, sample_count);
+    for (int k = 0; k < sample_count; ++k) enqueue_sample(events, k, lps);
+    SynchronizeAll(streams);
+    std::vector<double> spans_ms;  // what each pair read, before dividing by the launches
+    for (int k = 0; k < sample_count; ++k) spans_ms.push_back(read_sample(events, k));
+    for (double span_ms : spans_ms) measurement.samples_ms.push_back(span_ms / lps);
+    // The tick: no larger than the smallest step between two of the samples' readings either
+    // (an empty pair slowed down once does not make a fine clock coarse).
+    std::optional<double> tick_ms = batching.resolution_ms;
+    if (const auto step_ms = SmallestStep(spans_ms); step_ms && (!tick_ms || *step_ms < *tick_ms)) tick_ms = step_ms;
+    measurement.resolution_ms = tick_ms;
+    const double median_span_ms = Summarize(spans_ms).median_ms;
+    measurement.resolved = median_span_ms > 0 && (!tick_ms || median_span_ms >= kResolvedTicks * *tick_ms);
   } else {
     for (int k = 0; k < timed_count; ++k, ++iteration) {
       flush_caches();
@@ -106,6 +136,7 @@ Measurement MeasureStreams(const RtApi &rt, const std::vector<TimedStream> &stre
     }
   }
   measurement.stats = Summarize(measurement.samples_ms);
+  if (!(measurement.stats.median_ms > 0)) measurement.resolved = false;
   return measurement;
 }
 

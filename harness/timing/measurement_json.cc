@@ -21,14 +21,18 @@ double RoundToSixDigits(double value) {
 nlohmann::json Measurement::ToJson() const {
   nlohmann::json samples = nlohmann::json::array();
   for (double sample : samples_ms) samples.push_back(RoundToSixDigits(sample));
-  return {
+  nlohmann::json json = {
       {"method", MethodName(method)},
       {"warmup_iterations", warmup_iterations},
       {"cold_cache", cold_cache},
       {"rotating_buffers", rotating_buffers},
       {"budget_ms", budget_ms},
+      {"launches_per_sample", launches_per_sample},
+      {"resolved", resolved},
       {"samples_ms", std::move(samples)},
   };
+  if (resolution_ms) json["resolution_ms"] = RoundToSixDigits(*resolution_ms);
+  return json;
 }
 
 }  // namespace infinicts::timing

@@ -15,6 +15,13 @@ void RecordMeasurement(const Measurement &measurement) {
   cts::RecordMetric("time_cv", stats.cv);
   cts::RecordMetric("iterations", static_cast<double>(measurement.samples_ms.size()));
   cts::RecordTiming(measurement.ToJson());
+  // A time of zero is no measurement: the case cannot pass with it.
+  EXPECT_GT(stats.median_ms, 0) << "the timer read " << stats.median_ms << " ms for "
+                                << measurement.launches_per_sample << " launch(es) per sample ("
+                                << MethodName(measurement.method) << "): it cannot resolve this work";
+  // Near the timer's resolution even batched: said in the result (metric and timing.resolved),
+  // and kept out of the roofline and compare.
+  if (!measurement.resolved) cts::RecordMetric("timer_unresolved", 1);
 }
 
 }  // namespace infinicts::timing

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,7 +46,15 @@ struct Options {
   // the allocation fails, and cold_cache is off in the Measurement when none succeeds.
   size_t flush_bytes = 256u << 20;
   bool force_host_clock = false;    // measure with the host clock even where events exist
+  // Timed with events, a sample spans at least kTicksPerSample ticks of the events' clock:
+  // short launches go several to a sample (up to this many) and the sample is their mean.
+  int max_launches_per_sample = 1024;
 };
+
+// How many ticks of the events' clock a sample spans once launches are batched, and how
+// many it must span to count as resolved.
+inline constexpr double kTicksPerSample = 20;
+inline constexpr double kResolvedTicks = 10;
 // Defaults, overridden by INFINICTS_PERF_BUDGET_MS and INFINICTS_PERF_COLD_CACHE=1
 // (what `infinicts run --perf-budget-ms / --cold-cache` set for the suites).
 Options OptionsFromEnvironment();
@@ -56,7 +65,14 @@ struct Measurement {
   bool cold_cache = false;
   int rotating_buffers = 1;  // set by the caller when it rotates inputs
   double budget_ms = 0;
-  std::vector<double> samples_ms;  // one per timed iteration, in order
+  // The events' clock: the smallest positive time an empty pair of events read, or what a
+  // pair first read after reading 0 (a coarse clock); none when neither was seen.
+  std::optional<double> resolution_ms;
+  int launches_per_sample = 1;  // each sample is the mean of this many back-to-back launches
+  // Whether the samples stand above the clock's resolution (kResolvedTicks of it, and above
+  // 0): an unresolved measurement says so, and its figures stay out of rooflines and compare.
+  bool resolved = true;
+  std::vector<double> samples_ms;  // one per timed sample (per launch), in order
   Stats stats;
   nlohmann::json ToJson() const;   // the report's result.timing object
 };

@@ -11,6 +11,7 @@ namespace {
 
 struct AddTraits {
   static constexpr const char *kSubject = "add";
+  static constexpr double kFlopsPerElement = perf_flops::kAdd;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;
@@ -44,7 +45,6 @@ INFINICTS_OP_WORKSPACE_CASES(AddOp);
 struct AddPerfShape {
   static constexpr const char *kPart = "residual_add";
   static constexpr RowWidth kWidth = RowWidth::kHidden;
-  static constexpr double kFlopsPerElement = perf_flops::kAdd;
 };
 using AddPerf = ElementwisePerf<AddTraits, AddPerfShape>;
 INFINICTS_OP_PERF_CASES(AddPerf);

@@ -12,6 +12,7 @@ namespace {
 
 struct ClipTraits {
   static constexpr const char *kSubject = "clip";
+  static constexpr double kFlopsPerElement = perf_flops::kClip;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = true;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x", "min_val", "max_val"}; }
@@ -46,7 +47,6 @@ INFINICTS_OP_WORKSPACE_CASES(ClipOp);
 struct ClipPerfShape {
   static constexpr const char *kPart = "hidden_clamp";
   static constexpr RowWidth kWidth = RowWidth::kHidden;
-  static constexpr double kFlopsPerElement = perf_flops::kClip;
 };
 using ClipPerf = ElementwisePerf<ClipTraits, ClipPerfShape>;
 INFINICTS_OP_PERF_CASES(ClipPerf);

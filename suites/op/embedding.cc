@@ -5,6 +5,7 @@
 // Data: indices drawn across the whole vocabulary (repeats included) and a weight away from
 // zero, so every gathered row differs from its neighbours; the weight also runs transposed
 // and padded, the indices strided, the output as a view.
+#include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
 #include "oracle/oracles.h"
@@ -77,7 +78,7 @@ struct EmbeddingOp {
     return {oracle::Embedding(t[1], t[2])};
   }
 
-  static double Flops(const Problem &) { return 0.0; }
+  static double Flops(const Problem &) { return perf_flops::kDataMovement; }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
@@ -117,7 +118,8 @@ struct EmbeddingOp {
     };
     const Layouts layout_sets[] = {{LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kTransposed},
                                    {LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kPadded},
-                                   {LayoutKind::kView, LayoutKind::kFlipped, LayoutKind::kView}};
+                                   {LayoutKind::kView, LayoutKind::kFlipped, LayoutKind::kView},
+                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous}};
     std::vector<Problem> problems;
     for (infiniDtype_t dtype : AdmittedDtypes()) {
       for (infiniDtype_t index_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {

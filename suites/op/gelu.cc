@@ -12,6 +12,7 @@ namespace {
 
 struct GeluTraits {
   static constexpr const char *kSubject = "gelu";
+  static constexpr double kFlopsPerElement = perf_flops::kGelu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
@@ -44,7 +45,6 @@ INFINICTS_OP_WORKSPACE_CASES(GeluOp);
 struct GeluPerfShape {
   static constexpr const char *kPart = "ffn_act";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kGelu;
 };
 using GeluPerf = ElementwisePerf<GeluTraits, GeluPerfShape>;
 INFINICTS_OP_PERF_CASES(GeluPerf);

@@ -5,8 +5,9 @@
 // problems use positive values so partial sums grow past where F16 and BF16 can still add
 // a product: an accumulator in the half type stalls far from the exact sum. beta is never
 // 1 where C is read, so a backend ignoring beta (or taking it as 0 or 1) fails; with beta
-// = 0, C starts as NaN, which must not leak. Transposed, padded and offset operands fail a
-// backend that reads them as contiguous.
+// = 0, C starts as NaN, which must not leak; alpha = 0 with beta != 0 must still scale C.
+// Transposed, padded and offset operands fail a backend that reads them as contiguous; a
+// batch stride of 0 on A or B (batch > 1) one that assumes packed batches.
 #include "common/layouts.h"
 #include "common/op_cases.h"
 #include "oracle/oracles.h"
@@ -185,6 +186,17 @@ struct GemmOp {
       // Attention scores: 32 heads of Q (7 x 128) times K transposed.
       add({32, 32, 32, 7, 7, 128}, layout_sets[2], scalings[0], false);
       add({32, 32, 32, 7, 7, 128}, plain, scalings[1], false);
+      // alpha = 0 with beta != 0: C = beta·C. A backend that takes alpha = 0 as "nothing to
+      // do" and leaves C, or as "zero C", fails.
+      add({0, 0, 0, 7, 13, 31}, plain, {0.0, 1.5}, false);
+      add({3, 3, 3, 5, 17, 64}, layout_sets[5], {0.0, -0.5}, false);
+      // Batch broadcast by a batch stride of 0 (batch > 1), on A and, apart, on B: a backend
+      // that recognizes broadcast by a batch of 1 alone and otherwise steps a packed batch
+      // stride reads storage the operand does not have.
+      add({4, 4, 4, 6, 10, 12}, {LayoutKind::kBroadcastFirst, LayoutKind::kContiguous, LayoutKind::kContiguous},
+          scalings[1], false);
+      add({4, 4, 4, 6, 10, 12}, {LayoutKind::kContiguous, LayoutKind::kBroadcastFirst, LayoutKind::kPadded},
+          scalings[2], false);
       // k = 0: C = beta·C. A is column-major: the row-major [3, 0] strides [0, 1] break the
       // leading-dimension rule (row stride >= max(cols, 1)).
       add({0, 0, 0, 3, 5, 0}, layout_sets[1], {1.0, 1.5}, false);

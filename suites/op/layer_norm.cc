@@ -5,7 +5,9 @@
 // epsilon's placement and a variance computed as E[x²] - mean² (cancellation) both show;
 // one problem per dtype uses ordinary rows.
 #include "common/layouts.h"
+#include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -92,7 +94,7 @@ struct LayerNormOp {
     return {std::move(r.output), std::move(r.standardization), std::move(r.std_deviation)};
   }
 
-  static double Flops(const Problem &p) { return 8.0 * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return perf_flops::kLayerNorm * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
@@ -124,7 +126,8 @@ struct LayerNormOp {
       LayoutKind out, in, std;
     };
     const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kView, LayoutKind::kPadded},
-                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kOffset}};
+                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kOffset},
+                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kFlipped}};
     std::vector<Problem> problems;
     for (infiniDtype_t dtype : AdmittedDtypes()) {
       for (const Shape &shape : shapes) {
@@ -143,6 +146,10 @@ struct LayerNormOp {
       Problem ordinary = Make(dtype, {3, 4096});
       ordinary.small_variance = false;
       problems.push_back(ordinary);
+    }
+    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
+    for (size_t length : kBlockStraddlingLengths) {
+      problems.push_back(Make(INFINI_DTYPE_F32, {RowsOfLength(length), length}, true));
     }
     return problems;
   }

@@ -10,6 +10,7 @@ namespace {
 
 struct MulTraits {
   static constexpr const char *kSubject = "mul";
+  static constexpr double kFlopsPerElement = perf_flops::kMul;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kProducts;
@@ -43,7 +44,6 @@ INFINICTS_OP_WORKSPACE_CASES(MulOp);
 struct MulPerfShape {
   static constexpr const char *kPart = "ffn_gate_mul";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kMul;
 };
 using MulPerf = ElementwisePerf<MulTraits, MulPerfShape>;
 INFINICTS_OP_PERF_CASES(MulPerf);

@@ -6,10 +6,15 @@
 // seed) until the oracle's threshold lies at least kMinMargin of the distribution away from
 // the chosen index's boundaries, and the answer is not index 0 (an untouched zero would pass).
 // Every argmax trigger (random_val, topp or temperature 0, topk 1) runs next to real draws.
+// Vocabularies straddling the kernels' block sizes (common/row_lengths.h) put the largest
+// logit at the last index, where a loop or a block's tail that stops short misses it; a
+// heavy tail (many logits of some weight past rank 1024) makes a topk above 1024 matter.
 #include <cmath>
 
 #include "common/layouts.h"
+#include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/row_lengths.h"
 #include "oracle/oracles.h"
 #include "tensor/dtype.h"
 
@@ -19,6 +24,19 @@ namespace {
 // A backend computing the cumulative sums in F32 lands within ~1e-6 of the threshold.
 constexpr double kMinMargin = 1e-3;
 constexpr int kMaxDraws = 200;
+constexpr double kHeavyTailGap = 1.0 / 16;
+
+// Swaps the largest score with the last one.
+void MoveLargestToEnd(HostTensor &scores) {
+  const size_t n = scores.numel();
+  size_t largest = 0;
+  for (size_t i = 1; i < n; ++i) {
+    if (scores.GetAt(i) > scores.GetAt(largest)) largest = i;
+  }
+  const double top = scores.GetAt(largest);
+  scores.SetAt(largest, scores.GetAt(n - 1));
+  scores.SetAt(n - 1, top);
+}
 
 double IntegerMax(infiniDtype_t dtype) {
   const int bits = 8 * static_cast<int>(DtypeSize(dtype)) - (IsSignedInt(dtype) ? 1 : 0);
@@ -37,12 +55,14 @@ struct RandomSampleProblem : Param<RandomSampleProblem> {
   size_t n = 2;
   Sampling sampling{0.5f, 0.9f, 50, 1.0f};
   LayoutKind probs_layout = LayoutKind::kContiguous;
+  bool top_last = false;    // the largest logit moved to index n - 1
+  bool heavy_tail = false;  // scores decaying slowly enough that ranks past 1024 carry weight
 
   std::string Name() const {
     return std::string(DtypeName(dtype)) + "_result_" + DtypeName(result_dtype) + "__n" + std::to_string(n) +
            "__random_val_" + NumberName(sampling.random_val) + "_topp_" + NumberName(sampling.topp) + "_topk_" +
            NumberName(sampling.topk) + "_temperature_" + NumberName(sampling.temperature) + "__probs_" +
-           LayoutName(probs_layout);
+           LayoutName(probs_layout) + (top_last ? "__top_last" : "") + (heavy_tail ? "__heavy_tail" : "");
   }
   std::string Json() const {
     return nlohmann::json{{"dtype", DtypeName(dtype)},
@@ -52,7 +72,9 @@ struct RandomSampleProblem : Param<RandomSampleProblem> {
                           {"topp", sampling.topp},
                           {"topk", sampling.topk},
                           {"temperature", sampling.temperature},
-                          {"probs_layout", LayoutName(probs_layout)}}
+                          {"probs_layout", LayoutName(probs_layout)},
+                          {"top_last", top_last},
+                          {"heavy_tail", heavy_tail}}
         .dump();
   }
 };
@@ -91,10 +113,13 @@ struct RandomSampleOp {
     std::uniform_int_distribution<int> gap_steps(1, 6);
     for (int draw = 0; draw < kMaxDraws; ++draw) {
       try {
-        FillSamplingScores(t[1], rng, 64, unit_gap * gap_steps(rng));
+        // Heavy tail: 64 top values 1/16 apart end 4 below the top, so with 4097 logits the
+        // tail holds about a third of the weight, three quarters of that past rank 1024.
+        FillSamplingScores(t[1], rng, 64, p.heavy_tail ? kHeavyTailGap : unit_gap * gap_steps(rng));
       } catch (const std::invalid_argument &) {
         continue;  // two top values met once rounded to the dtype: draw again
       }
+      if (p.top_last) MoveLargestToEnd(t[1]);
       const oracle::RandomSampleResult expected = Oracle(p, t[1]);
       if (expected.index != 0 && expected.margin >= kMinMargin) return;
     }
@@ -111,7 +136,7 @@ struct RandomSampleOp {
     return {HostTensor::FromValues(INFINI_DTYPE_F64, {}, {static_cast<double>(Oracle(p, t[1]).index)})};
   }
 
-  static double Flops(const Problem &p) { return 4.0 * static_cast<double>(p.n); }
+  static double Flops(const Problem &p) { return perf_flops::kRandomSample * static_cast<double>(p.n); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
@@ -168,6 +193,17 @@ struct RandomSampleOp {
       add(32000, draws[0]);
       add(32000, draws[1]);
       add(32000, argmax[0]);
+      // topk above 1024, and topk >= n, where ranks past 1024 carry weight.
+      for (const Sampling &s : {Sampling{0.5f, 1.0f, 2000, 1.0f}, Sampling{0.5f, 1.0f, 1000000, 1.0f}}) {
+        add(4097, s);
+        problems.back().heavy_tail = true;
+      }
+    }
+    // Vocabularies straddling the kernels' block sizes, F32 only: argmax, the winner last.
+    for (size_t n : kBlockStraddlingLengths) {
+      Problem p = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, n, argmax[0]);
+      p.top_last = true;
+      problems.push_back(p);
     }
     return problems;
   }

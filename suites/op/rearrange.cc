@@ -6,6 +6,7 @@
 // their size (common/prepared_call.h). The wide layout sets (transposes, padded rows, a
 // broadcast source, views, a reversed dim) run on the float dtypes and I32/I64; every other
 // dtype runs the plain, transposed and padded copies.
+#include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
 #include "oracle/oracles.h"
@@ -77,7 +78,7 @@ struct RearrangeOp {
     return {oracle::Rearrange(t[1])};
   }
 
-  static double Flops(const Problem &) { return 0.0; }
+  static double Flops(const Problem &) { return perf_flops::kDataMovement; }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() { return EveryDtype(); }
 
@@ -110,11 +111,11 @@ struct RearrangeOp {
                           {{2, 3, 5, 7}, L::kPadded, L::kContiguous}};
     // A scalar, one element, a reversed vector, the other transpose, padded rows into a
     // view, a broadcast row into every token of an LLM hidden state, heads into a padded
-    // (KV cache-like) layout.
+    // (KV cache-like) layout, a transposed source into a destination walked backwards.
     const Copy wide[] = {{{}, L::kContiguous, L::kContiguous},    {{1}, L::kContiguous, L::kContiguous},
                          {{13}, L::kContiguous, L::kFlipped},     {{7, 31}, L::kTransposed, L::kContiguous},
                          {{2, 3, 5, 7}, L::kView, L::kPadded},    {{3, 4096}, L::kContiguous, L::kBroadcastFirst},
-                         {{32, 128}, L::kPadded, L::kOffset}};
+                         {{32, 128}, L::kPadded, L::kOffset},     {{7, 31}, L::kFlipped, L::kTransposed}};
     const std::vector<infiniDtype_t> wide_dtypes = {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32,
                                                     INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
     std::vector<Problem> problems;

@@ -13,6 +13,7 @@ namespace {
 
 struct ReluTraits {
   static constexpr const char *kSubject = "relu";
+  static constexpr double kFlopsPerElement = perf_flops::kRelu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
@@ -47,7 +48,6 @@ INFINICTS_OP_WORKSPACE_CASES(ReluOp);
 struct ReluPerfShape {
   static constexpr const char *kPart = "ffn_act";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kRelu;
 };
 using ReluPerf = ElementwisePerf<ReluTraits, ReluPerfShape>;
 INFINICTS_OP_PERF_CASES(ReluPerf);

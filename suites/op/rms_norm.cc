@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "common/layouts.h"
+#include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -80,7 +82,7 @@ struct RmsNormOp {
     return {oracle::RMSNorm(t[1], t[2], p.PassedEpsilon())};
   }
 
-  static double Flops(const Problem &p) { return 4.0 * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return perf_flops::kRmsNorm * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
@@ -117,7 +119,8 @@ struct RmsNormOp {
     };
     const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kContiguous},
                                    {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kPadded},
-                                   {LayoutKind::kContiguous, LayoutKind::kTransposed, LayoutKind::kOffset}};
+                                   {LayoutKind::kContiguous, LayoutKind::kTransposed, LayoutKind::kOffset},
+                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous}};
     std::vector<Problem> problems;
     for (const auto &[dtype, w_dtype] : dtype_pairs) {
       for (const Shape &shape : shapes) problems.push_back(Make(dtype, w_dtype, shape));
@@ -134,6 +137,10 @@ struct RmsNormOp {
       ordinary.small_rms = false;
       ordinary.epsilon = 1e-6;
       problems.push_back(ordinary);
+    }
+    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
+    for (size_t length : kBlockStraddlingLengths) {
+      problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {RowsOfLength(length), length}));
     }
     return problems;
   }

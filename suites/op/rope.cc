@@ -9,6 +9,7 @@
 // dhead >= 4, where they differ.
 #include <cmath>
 
+#include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
 #include "oracle/oracles.h"
@@ -126,7 +127,7 @@ struct RopeOp {
     return {oracle::RoPE(t[1], t[2], t[3], t[4], pairing)};
   }
 
-  static double Flops(const Problem &p) { return 3.0 * static_cast<double>(NumElements(p.XShape())); }
+  static double Flops(const Problem &p) { return perf_flops::kRope * static_cast<double>(NumElements(p.XShape())); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

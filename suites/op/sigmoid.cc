@@ -10,6 +10,7 @@ namespace {
 
 struct SigmoidTraits {
   static constexpr const char *kSubject = "sigmoid";
+  static constexpr double kFlopsPerElement = perf_flops::kSigmoid;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
@@ -42,7 +43,6 @@ INFINICTS_OP_WORKSPACE_CASES(SigmoidOp);
 struct SigmoidPerfShape {
   static constexpr const char *kPart = "ffn_act";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kSigmoid;
 };
 using SigmoidPerf = ElementwisePerf<SigmoidTraits, SigmoidPerfShape>;
 INFINICTS_OP_PERF_CASES(SigmoidPerf);

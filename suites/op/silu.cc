@@ -11,6 +11,7 @@ namespace {
 
 struct SiluTraits {
   static constexpr const char *kSubject = "silu";
+  static constexpr double kFlopsPerElement = perf_flops::kSilu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
@@ -43,7 +44,6 @@ INFINICTS_OP_WORKSPACE_CASES(SiluOp);
 struct SiluPerfShape {
   static constexpr const char *kPart = "ffn_act";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kSilu;
 };
 using SiluPerf = ElementwisePerf<SiluTraits, SiluPerfShape>;
 INFINICTS_OP_PERF_CASES(SiluPerf);

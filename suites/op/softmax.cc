@@ -12,6 +12,7 @@ namespace {
 struct SoftmaxTraits {
   static constexpr const char *kSubject = "softmax";
   static constexpr double kRowMagnitude = 750.0;
+  static constexpr double kFlopsPerElement = perf_flops::kSoftmax;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls(int axis) {
     OpCalls calls;

@@ -11,6 +11,7 @@ namespace {
 
 struct SubTraits {
   static constexpr const char *kSubject = "sub";
+  static constexpr double kFlopsPerElement = perf_flops::kSub;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;
@@ -44,7 +45,6 @@ INFINICTS_OP_WORKSPACE_CASES(SubOp);
 struct SubPerfShape {
   static constexpr const char *kPart = "hidden_states";
   static constexpr RowWidth kWidth = RowWidth::kHidden;
-  static constexpr double kFlopsPerElement = perf_flops::kSub;
 };
 using SubPerf = ElementwisePerf<SubTraits, SubPerfShape>;
 INFINICTS_OP_PERF_CASES(SubPerf);

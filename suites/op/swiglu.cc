@@ -11,6 +11,7 @@ namespace {
 
 struct SwiGLUTraits {
   static constexpr const char *kSubject = "swiglu";
+  static constexpr double kFlopsPerElement = perf_flops::kSwiGLU;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
@@ -44,7 +45,6 @@ INFINICTS_OP_WORKSPACE_CASES(SwiGLUOp);
 struct SwiGLUPerfShape {
   static constexpr const char *kPart = "ffn_swiglu";
   static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-  static constexpr double kFlopsPerElement = perf_flops::kSwiGLU;
 };
 using SwiGLUPerf = ElementwisePerf<SwiGLUTraits, SwiGLUPerfShape>;
 INFINICTS_OP_PERF_CASES(SwiGLUPerf);

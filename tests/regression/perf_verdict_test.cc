@@ -110,6 +110,17 @@ TEST(PerfVerdict, CasesWithoutATimeAreCountedNotJudged) {
   EXPECT_EQ(comparison.perf_untimed, 1u);
 }
 
+TEST(PerfVerdict, TimingsNearTheTimersResolutionAreNotJudged) {
+  SyntheticReport base, next;
+  base.PerfSamples(kCase, {1.0, 1.0, 1.0});
+  next.PerfSamples(kCase, {3.0, 3.0, 3.0});
+  nlohmann::json next_json = next.json();
+  for (auto &result : next_json["results"]) result["timing"]["resolved"] = false;
+  const Comparison comparison = CompareReports(base.json(), next_json, {"b", "n", 0.05});
+  EXPECT_TRUE(comparison.perf.empty()) << "a slowdown judged on an unresolved time";
+  EXPECT_EQ(comparison.perf_untimed, 1u);
+}
+
 TEST(PerfSummary, GeometricMeanPerSuiteAndSubject) {
   SyntheticReport base, next;
   base.PerfPercentiles("op.add.perf/a", 1.0, 1.0, 1.0).PerfPercentiles("op.add.perf/b", 1.0, 1.0, 1.0);

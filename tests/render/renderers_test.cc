@@ -144,6 +144,31 @@ TEST(HtmlReport, StatusMatrixCellsCarryTheWorstStatusAndCounts) {
   EXPECT_NE(matrix.find("handle any"), std::string::npos);
 }
 
+// A dtype the spec leaves optional, refused (unsupported with optional_capability), is shown
+// apart: "refused", its own colour; an unsupported without it stays unsupported.
+TEST(HtmlReport, StatusMatrixShowsOptionalDtypesRefusedAsTheSpecAllows) {
+  Json report = Fixture();
+  auto add = [&](const std::string &op, int i, bool optional) {
+    Json result = {{"id", "op." + op + ".accuracy/matches_oracle/f64/refused_" + std::to_string(i)},
+                   {"suite", "op"}, {"subject", op}, {"mode", "accuracy"}, {"clauses", {"OP-1"}},
+                   {"status", "unsupported"}, {"message", "F64 refused"}, {"duration_ms", 0.5},
+                   {"params", {{"dtype", "f64"}}}, {"metrics", Json::object()}};
+    if (optional) result["optional_capability"] = "f64";
+    report["results"].push_back(result);
+  };
+  add("gemm", 0, true);
+  add("gemm", 1, true);
+  add("rms_norm", 0, false);
+  const std::string html = RenderHtmlReport(report, {});
+  const size_t start = html.find("id=\"chart-status-matrix\"");
+  const std::string matrix = html.substr(start, html.find("</figure>", start) - start);
+  EXPECT_NE(matrix.find("data-status=\"refused_optional\"><title>gemm f64: 2 refused, as the spec allows</title>"),
+            std::string::npos);
+  EXPECT_NE(matrix.find(">refused</text>"), std::string::npos);
+  EXPECT_NE(matrix.find("data-status=\"unsupported\"><title>rms_norm f64: 1 unsupported</title>"), std::string::npos);
+  EXPECT_NE(matrix.find("refused (optional)"), std::string::npos) << "in the legend";
+}
+
 TEST(HtmlReport, StaysSmallForFiveThousandResults) {
   Json report = Fixture();
   Json results = Json::array();

@@ -113,6 +113,28 @@ TEST(Roofline, EachPerfResultIsHeldAgainstItsRoof) {
   EXPECT_TRUE(RooflineMetrics(ById(run, "op.add.perf/f16"), {}, "measured").empty());
 }
 
+// A figure timed near the timer's resolution (timing.resolved false) neither sets a peak nor
+// gets a roof: it says nothing about the device.
+TEST(Roofline, UnresolvedTimingsAreLeftOut) {
+  std::vector<CaseResult> run = SyntheticRun();
+  CaseResult fast_copy = Perf("rt", "memory", "copy/d2d/unresolved", {{"kind", "d2d"}}, {{"gbytes_per_s", 5000.0}});
+  fast_copy.timing = {{"method", "device_events"}, {"warmup_iterations", 2}, {"samples_ms", {0.0}}, {"resolved", false}};
+  CaseResult fast_gemm = Perf("op", "gemm", "f32/unresolved", {{"dtype", "f32"}},
+                              {{"gflops", 9000.0}, {"arithmetic_intensity_flops_per_byte", 50.0}});
+  fast_gemm.timing = fast_copy.timing;
+  run.push_back(fast_copy);
+  run.push_back(fast_gemm);
+  const std::vector<Peak> peaks = MeasuredPeaks(run);
+  for (const Peak &peak : peaks) {
+    EXPECT_NE(peak.case_id, fast_copy.id);
+    EXPECT_NE(peak.case_id, fast_gemm.id);
+  }
+  EXPECT_TRUE(RooflineMetrics(fast_gemm, peaks, "measured").empty());
+  EXPECT_TRUE(RooflineMetrics(fast_copy, peaks, "measured").empty());
+  fast_gemm.timing["resolved"] = true;
+  EXPECT_FALSE(RooflineMetrics(fast_gemm, peaks, "measured").empty());
+}
+
 TEST(Roofline, SpecSheetPeaksOfKnownParts) {
   const std::vector<Peak> h200 = SpecSheetPeaks("NVIDIA H200");
   ASSERT_FALSE(h200.empty());

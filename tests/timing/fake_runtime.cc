@@ -1,5 +1,7 @@
 #include "fake_runtime.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -81,7 +83,10 @@ infiniStatus_t EventElapsedTime(float *ms_ptr, infinirtEvent_t start, infinirtEv
   if (found_start == nullptr || found_end == nullptr || !found_start->recorded || !found_end->recorded) {
     return INFINI_STATUS_BAD_PARAM;
   }
-  *ms_ptr = static_cast<float>(found_end->stamp_ms - found_start->stamp_ms);
+  double ms = found_end->stamp_ms - found_start->stamp_ms;
+  // A coarse clock reads whole ticks.
+  if (Fake().event_tick_ms > 0) ms = std::floor(ms / Fake().event_tick_ms) * Fake().event_tick_ms;
+  *ms_ptr = static_cast<float>(ms);
   return INFINI_STATUS_SUCCESS;
 }
 

@@ -45,6 +45,7 @@ class FakeRuntime {
   // Knobs.
   int event_create_status = INFINI_STATUS_SUCCESS;    // NOT_IMPLEMENTED: a backend without events
   int event_elapsed_status = INFINI_STATUS_SUCCESS;
+  double event_tick_ms = 0;                           // > 0: elapsed times read whole ticks of this
   int event_record_status = INFINI_STATUS_SUCCESS;
   size_t largest_allocation = SIZE_MAX;               // larger requests fail
   int memset_status = INFINI_STATUS_SUCCESS;

@@ -78,5 +78,78 @@ TEST(RunWarmUp, FirstRunsOneTimeCostStaysOutOfTheEstimate) {
   EXPECT_LT(*warm_up.per_iteration_ms, 50.0) << "the 100 ms first run counted";
 }
 
+// ChooseBatching against scripted clocks: each reads `per_launch_ms × launches`, floored to
+// its tick (0: exact).
+std::function<double(int)> Clock(double per_launch_ms, double tick_ms, std::vector<int> *probed) {
+  return [=](int launches) {
+    probed->push_back(launches);
+    const double ms = per_launch_ms * launches;
+    return tick_ms > 0 ? std::floor(ms / tick_ms) * tick_ms : ms;
+  };
+}
+
+TEST(SmallestStep, BetweenDistinctReadings) {
+  EXPECT_EQ(SmallestStep({3, 1, 2, 2, 5}), 1.0);
+  EXPECT_EQ(SmallestStep({0, 0, 4, 8}), 4.0);
+  EXPECT_FALSE(SmallestStep({2, 2, 2}).has_value());
+  EXPECT_FALSE(SmallestStep({}).has_value());
+}
+
+TEST(LimitsFor, BlindProbingWithinTheBudget) {
+  Options options;
+  options.budget_ms = 100;
+  options.min_iterations = 5;
+  options.max_launches_per_sample = 1024;
+  EXPECT_EQ(LimitsFor(std::nullopt, options).max_blind_launches, 1024);
+  EXPECT_EQ(LimitsFor(0.001, options).max_blind_launches, 1024);
+  EXPECT_EQ(LimitsFor(1.0, options).max_blind_launches, 100);
+  EXPECT_EQ(LimitsFor(500.0, options).max_blind_launches, 1);
+  EXPECT_EQ(LimitsFor(1.0, options).max_launches, 1024);
+  EXPECT_EQ(LimitsFor(1.0, options).max_sample_ms, 20.0);
+}
+
+BatchLimits Limits(int max_launches, double max_sample_ms = 1e9) { return {max_launches, max_launches, max_sample_ms}; }
+
+TEST(ChooseBatching, OneLaunchWhenTheClockResolvesIt) {
+  std::vector<int> probed;
+  const Batching b = ChooseBatching(0.001, Clock(0.5, 0, &probed), Limits(1024));
+  EXPECT_EQ(b.launches_per_sample, 1);
+  EXPECT_EQ(probed, std::vector<int>{1});
+}
+
+TEST(ChooseBatching, ScalesUpToTheTicksASampleNeeds) {
+  std::vector<int> probed;
+  const Batching b = ChooseBatching(0.001, Clock(0.002, 0, &probed), Limits(1024));
+  EXPECT_EQ(b.launches_per_sample, 10) << kTicksPerSample << " ticks of 0.001 ms at 0.002 ms a launch";
+  EXPECT_EQ(probed, std::vector<int>{1});
+}
+
+TEST(ChooseBatching, ACoarseClockIsFoundByItsFirstReading) {
+  std::vector<int> probed;
+  const Batching b = ChooseBatching(std::nullopt, Clock(0.3, 1.0, &probed), Limits(1024));
+  ASSERT_TRUE(b.resolution_ms.has_value());
+  EXPECT_EQ(*b.resolution_ms, 1.0);
+  EXPECT_EQ(probed, (std::vector<int>{1, 2, 4}));  // 0.3 and 0.6 read 0; 1.2 reads 1
+  EXPECT_EQ(b.launches_per_sample, 80);           // 4 × 20 ticks / the 1 tick read
+}
+
+TEST(ChooseBatching, NeverMoreThanTheLimit) {
+  std::vector<int> probed;
+  const Batching b = ChooseBatching(std::nullopt, Clock(1e-6, 1.0, &probed), Limits(64));
+  EXPECT_EQ(b.launches_per_sample, 64);
+  EXPECT_FALSE(b.resolution_ms.has_value());
+  EXPECT_EQ(probed.back(), 64);
+  EXPECT_EQ(ChooseBatching(0.001, Clock(1e-6, 0, &probed), Limits(64)).launches_per_sample, 64);
+  // A sample's share of the budget bounds it too: 0.5 ms of 0.002 ms launches.
+  EXPECT_EQ(ChooseBatching(0.001, Clock(0.002, 0, &probed), Limits(1024, 0.01)).launches_per_sample, 5);
+}
+
+TEST(ChooseBatching, BlindProbingStopsAtItsLimit) {
+  std::vector<int> probed;
+  const Batching b = ChooseBatching(std::nullopt, Clock(1e-6, 1.0, &probed), BatchLimits{1024, 8, 1e9});
+  EXPECT_EQ(probed, (std::vector<int>{1, 2, 4, 8}));
+  EXPECT_EQ(b.launches_per_sample, 8);
+}
+
 }  // namespace
 }  // namespace infinicts::timing

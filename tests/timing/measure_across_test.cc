@@ -46,10 +46,10 @@ TEST(MeasureAcross, SampleIsTheSlowestRank) {
   ASSERT_EQ(m.samples_ms.size(), 10u);
   // The scripts cross over: rank 0 is the slower one in some iterations, rank 1 in others.
   for (int k = 0; k < 10; ++k) {
-    const int i = 2 + k;
+    const int i = 5 + k;  // after the warm-up and the three probes of the events' clock
     EXPECT_NEAR(m.samples_ms[k], std::max(Rank0Ms(i), Rank1Ms(i)), 1e-6) << k;
   }
-  EXPECT_EQ(devices_at_launch, std::vector<int>(12, 1));
+  EXPECT_EQ(devices_at_launch, std::vector<int>(15, 1));
   EXPECT_EQ(fake.current_device, 1);
   EXPECT_TRUE(fake.events.empty());
 }
@@ -80,10 +80,14 @@ TEST(MeasureAcross, ColdCacheFlushesEveryRank) {
   options.cold_cache = true;
   options.flush_bytes = 2 << 20;
   const Measurement m =
-      MeasureAcross(rt, INFINI_DEVICE_CPU, {{0, stream0}, {1, stream1}}, [](int) { return INFINI_STATUS_SUCCESS; },
-                    options);
+      MeasureAcross(rt, INFINI_DEVICE_CPU, {{0, stream0}, {1, stream1}}, [&](int) {
+        fake.Enqueue(stream0, 0.05);
+        fake.Enqueue(stream1, 0.05);
+        return INFINI_STATUS_SUCCESS;
+      }, options);
   EXPECT_TRUE(m.cold_cache);
-  EXPECT_EQ(fake.memset_sizes.size(), 2u * (1 + 2 + 4));  // per rank: once allocated, each warm-up and timed run
+  // Per rank: once allocated, each warm-up run, each probe of the events' clock, each timed run.
+  EXPECT_EQ(fake.memset_sizes.size(), 2u * (1 + 2 + 3 + 4));
   EXPECT_EQ(CountCalls(fake, "malloc"), 2);
   EXPECT_TRUE(fake.allocations.empty());
 }

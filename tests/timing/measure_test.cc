@@ -16,8 +16,8 @@ using test::CountCalls;
 using test::FakeRuntime;
 
 // Device time of iteration i: distinct values, so that a sample read from the wrong
-// pair or the wrong iteration shows.
-double ScriptedMs(int iteration) { return 0.05 + 0.01 * (iteration % 7); }
+// pair or the wrong iteration shows, 0.01 ms apart: at least 25 of those steps, resolved.
+double ScriptedMs(int iteration) { return 0.25 + 0.01 * (iteration % 7); }
 
 Options Fixed(int iterations) {
   Options options;
@@ -46,10 +46,13 @@ TEST(Measure, EventsGiveTheDeviceTimeOfEachIteration) {
   EXPECT_EQ(m.method, Method::kDeviceEvents);
   EXPECT_EQ(m.warmup_iterations, 3);
   ASSERT_EQ(m.samples_ms.size(), 9u);
-  for (int k = 0; k < 9; ++k) EXPECT_NEAR(m.samples_ms[k], ScriptedMs(3 + k), 1e-6) << k;
+  // Iterations 3 to 5 probe the events' clock (empty pairs read 0 here, the probes more).
+  for (int k = 0; k < 9; ++k) EXPECT_NEAR(m.samples_ms[k], ScriptedMs(6 + k), 1e-6) << k;
   EXPECT_EQ(m.stats.count, 9u);
   EXPECT_EQ(m.stats.max_ms, *std::max_element(m.samples_ms.begin(), m.samples_ms.end()));
-  EXPECT_EQ(launched, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));  // warm-up, then timed
+  EXPECT_EQ(launched, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}));  // warm-up, probe, timed
+  EXPECT_EQ(m.launches_per_sample, 1);
+  EXPECT_TRUE(m.resolved);
   EXPECT_FALSE(m.cold_cache);
   EXPECT_TRUE(fake.events.empty()) << "every event destroyed";
 }
@@ -135,16 +138,52 @@ TEST(Measure, ColdCacheFlushesBeforeEveryIterationOutsideTheTimedWindow) {
   const Measurement m = Measure(
       rt, stream, [&](int i) { fake.Enqueue(stream, ScriptedMs(i)); return INFINI_STATUS_SUCCESS; }, options);
   EXPECT_TRUE(m.cold_cache);
-  // One write when allocated, then one per warm-up and per timed iteration, all of flush_bytes.
-  EXPECT_EQ(fake.memset_sizes, std::vector<size_t>(1 + 3 + 5, options.flush_bytes));
+  // One write when allocated, then one per warm-up iteration, per probe of the events' clock
+  // and per timed iteration, all of flush_bytes.
+  EXPECT_EQ(fake.memset_sizes, std::vector<size_t>(1 + 3 + 3 + 5, options.flush_bytes));
   // Each timed iteration: flush, then start event, launch, end event.
   const auto after_last_record = std::find(fake.calls.rbegin(), fake.calls.rend(), "record").base();
   const std::vector<std::string> timed(after_last_record - 5 * 4, after_last_record);
   std::vector<std::string> expected;
   for (int k = 0; k < 5; ++k) expected.insert(expected.end(), {"memset", "record", "launch", "record"});
   EXPECT_EQ(timed, expected);
-  for (int k = 0; k < 5; ++k) EXPECT_NEAR(m.samples_ms[k], ScriptedMs(3 + k), 1e-6);
+  for (int k = 0; k < 5; ++k) EXPECT_NEAR(m.samples_ms[k], ScriptedMs(6 + k), 1e-6);
   EXPECT_TRUE(fake.allocations.empty()) << "flush buffer freed";
+}
+
+// A clock of 1 ms ticks and launches of 0.05 ms: a pair around one launch reads 0, so launches
+// go several to a sample until a sample spans kTicksPerSample ticks; each sample is their mean.
+TEST(Measure, LaunchesBelowACoarseClockGoSeveralToASample) {
+  FakeRuntime fake;
+  fake.event_tick_ms = 1;
+  const RtApi rt = fake.Api();
+  infinirtStream_t stream = fake.AddStream(0);
+  Options options = Fixed(5);
+  const Measurement m = Measure(
+      rt, stream, [&](int) { fake.Enqueue(stream, 0.05); return INFINI_STATUS_SUCCESS; }, options);
+  ASSERT_TRUE(m.resolution_ms.has_value());
+  EXPECT_EQ(*m.resolution_ms, 1.0) << "the first reading above 0";
+  EXPECT_GE(m.launches_per_sample * 0.05, kTicksPerSample * 1.0 * 0.99);
+  EXPECT_TRUE(m.resolved);
+  ASSERT_EQ(m.samples_ms.size(), 5u);
+  for (double sample : m.samples_ms) EXPECT_NEAR(sample, 0.05, 0.05 / kTicksPerSample) << "a mean within a tick";
+}
+
+// A clock that never reads above 0: the most launches per sample, unresolved, median 0.
+TEST(Measure, AClockThatReadsNothingIsUnresolved) {
+  FakeRuntime fake;
+  fake.event_tick_ms = 1e9;
+  const RtApi rt = fake.Api();
+  infinirtStream_t stream = fake.AddStream(0);
+  Options options = Fixed(5);
+  options.max_launches_per_sample = 16;
+  const Measurement m = Measure(
+      rt, stream, [&](int) { fake.Enqueue(stream, 0.001); return INFINI_STATUS_SUCCESS; }, options);
+  EXPECT_EQ(m.launches_per_sample, 16);
+  EXPECT_FALSE(m.resolved);
+  EXPECT_FALSE(m.resolution_ms.has_value());
+  EXPECT_EQ(m.stats.median_ms, 0);
+  EXPECT_EQ(m.ToJson().at("resolved"), false);
 }
 
 TEST(Measure, ColdCacheHalvesTheFlushBufferUntilItFits) {

@@ -75,7 +75,10 @@ TEST(MeasurementJson, CarriesEveryFieldWithSamplesToSixDigits) {
   EXPECT_EQ(json.at("rotating_buffers"), 4);
   EXPECT_EQ(json.at("budget_ms"), 100.0);
   EXPECT_EQ(json.at("samples_ms").dump(), "[0.123457,2.0,1.0,0.0]");
-  EXPECT_EQ(json.size(), 6u);
+  EXPECT_EQ(json.at("launches_per_sample"), 1);
+  EXPECT_EQ(json.at("resolved"), true);
+  EXPECT_FALSE(json.contains("resolution_ms")) << "none measured";
+  EXPECT_EQ(json.size(), 8u);
 }
 
 TEST(MeasurementJson, ValidatesAgainstTheReportSchema) {

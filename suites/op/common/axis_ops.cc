@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/row_lengths.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
@@ -48,7 +49,8 @@ std::vector<AxisProblem> AxisAccuracyProblems(const std::vector<std::string> &na
                              {{3, 5, 7}, 1}, {{3, 5, 7}, -3}, {{4, 1000}, -1}};
   const std::pair<LayoutKind, LayoutKind> layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
                                                            {LayoutKind::kTransposed, LayoutKind::kTransposed},
-                                                           {LayoutKind::kView, LayoutKind::kOffset}};
+                                                           {LayoutKind::kView, LayoutKind::kOffset},
+                                                           {LayoutKind::kFlipped, LayoutKind::kContiguous}};
   std::vector<AxisProblem> problems;
   for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}) {
     for (const ShapeAxis &s : plain) problems.push_back(Make(names, dtype, s.shape, s.axis));
@@ -59,6 +61,16 @@ std::vector<AxisProblem> AxisAccuracyProblems(const std::vector<std::string> &na
     // A slice of an LLM vocabulary: 32000 logits per row. In F16 and BF16 most of a softmax of
     // that many values lies below the half types' absolute tolerance, so only the wider types.
     if (dtype == INFINI_DTYPE_F32 || dtype == INFINI_DTYPE_F64) problems.push_back(Make(names, dtype, {2, 32000}, -1));
+  }
+  // Rows straddling the kernels' block sizes (common/row_lengths.h), in F32: the lengths,
+  // not the dtypes, are what these cases try. The longest also in F64: a softmax output there
+  // averages 1/70001, of which F32's atol (1e-6) is 7%, so a few elements lost from the sum
+  // show only in F64 (optional: a backend without it leaves that case unsupported).
+  for (size_t length : kBlockStraddlingLengths) {
+    problems.push_back(Make(names, INFINI_DTYPE_F32, {RowsOfLength(length), length}, -1));
+    if (length > kLongestBlockRow) {
+      problems.push_back(Make(names, INFINI_DTYPE_F64, {RowsOfLength(length), length}, -1));
+    }
   }
   return problems;
 }

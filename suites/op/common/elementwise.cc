@@ -82,6 +82,10 @@ std::vector<ElementwiseProblem> ElementwiseAccuracyProblems(const std::vector<st
     }
     add({3, 4096}, sets[3]);  // a bias-like row broadcast over tokens
     add({13}, sets[2]);       // 1-D views
+    // The output walked backwards (a negative stride), the inputs plain.
+    std::vector<LayoutKind> flipped_output = Uniform(tensors, LayoutKind::kContiguous);
+    flipped_output[0] = LayoutKind::kFlipped;
+    add({7, 31}, flipped_output);
   }
   return problems;
 }

@@ -4,6 +4,7 @@
 //
 //   struct AddTraits {
 //     static constexpr const char *kSubject = "add";
+//     static constexpr double kFlopsPerElement = perf_flops::kAdd;  // common/flop_counts.h
 //     static constexpr bool kBoundInputs = false;              // Clip: inputs after the first are bounds
 //     static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;  // I32/I64 admitted, optional
 //     static std::vector<std::string> Names();                 // output first: {"c", "a", "b"}
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_case.h"
 #include "tensor/dtype.h"
@@ -76,7 +78,7 @@ struct ElementwiseOp {
   static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t)};
   }
-  static double Flops(const Problem &p) { return static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return Traits::kFlopsPerElement * static_cast<double>(NumElements(p.shape)); }
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     std::vector<infiniDtype_t> dtypes = FloatDtypes();
     if (Traits::kIntegers != IntegerOperands::kNone) dtypes.insert(dtypes.end(), {INFINI_DTYPE_I32, INFINI_DTYPE_I64});

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "common/flop_counts.h"
 #include "common/op_case.h"
 
 namespace infinicts::op_cases {
@@ -24,22 +25,6 @@ struct PerfCost {
   double bytes = 0;
 };
 
-// Operations per output element (per input element for the row reductions).
-namespace perf_flops {
-inline constexpr double kAdd = 1, kSub = 1, kMul = 1;
-inline constexpr double kRelu = 1;            // a compare
-inline constexpr double kClip = 2;            // two compares
-inline constexpr double kSigmoid = 4;         // negate, exp, add, divide
-inline constexpr double kSilu = 5;            // sigmoid, multiply
-inline constexpr double kSwiGLU = 6;          // silu(b), multiply by a
-inline constexpr double kGelu = 5;            // x/√2, erf, add 1, multiply by x, halve
-inline constexpr double kRmsNorm = 4;         // square, accumulate, scale by 1/rms, multiply by w
-inline constexpr double kLayerNorm = 8;       // mean (1), variance (3), standardize (2), weight and bias (2)
-inline constexpr double kSoftmax = 5;         // max, subtract, exp, accumulate, divide (log-softmax: subtract log)
-inline constexpr double kRope = 3;            // two multiplies and an add per output
-inline constexpr double kRandomSample = 4;    // scale by temperature, exp, accumulate, compare
-inline constexpr double kDataMovement = 0;    // rearrange, embedding
-}  // namespace perf_flops
 
 // Every present tensor's elements once (an InOut tensor counts once: beta = 0 never reads it).
 double TensorBytes(const std::vector<TensorSpec> &specs);

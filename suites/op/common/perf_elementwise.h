@@ -1,11 +1,11 @@
 // The perf cases of an elementwise operator, built from its conformance traits (calls,
 // tensor names, fill, oracle; common/elementwise.h) and what perf adds: the LLM tensor it
-// stands for and the flops per element (common/perf_cost.h). In the operator's file:
+// stands for; the flops per element are the traits' kFlopsPerElement (common/flop_counts.h),
+// the count conformance records too. In the operator's file:
 //
 //   struct ReluPerfShape {
 //     static constexpr const char *kPart = "ffn_act";
 //     static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-//     static constexpr double kFlopsPerElement = perf_flops::kRelu;
 //   };
 //   using ReluPerf = ElementwisePerf<ReluTraits, ReluPerfShape>;
 //   INFINICTS_OP_PERF_CASES(ReluPerf);
@@ -28,7 +28,7 @@ struct ElementwisePerf {
   static OpCalls Calls(const PerfProblem &) { return Traits::Calls(); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) { Traits::Fill(t, rng); }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(Shape::kFlopsPerElement, NumElements(TokenRowShape(p)), specs);
+    return PerElementCost(Traits::kFlopsPerElement, NumElements(TokenRowShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -30,6 +30,7 @@ struct Options {
   bool only = false;                 // every case neither expected nor blocked must pass
   int root_causes = -1;              // how many root causes the failures must form (-1: not checked)
   std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
+  std::string mode;                 // passed to both as --mode where given
   double max_seconds = 120;
 };
 
@@ -73,6 +74,7 @@ int main(int argc, char **argv) {
   app.add_option("--root-causes", options.root_causes, "how many root causes the report's failures must form");
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
   app.add_option("--filter", options.filter, "glob of case ids to take, as infinicts --filter (repeatable)");
+  app.add_option("--mode", options.mode, "modes to run, as infinicts --mode (default: its default)");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
   if (!clean && options.expect.empty() && options.blocked.empty()) {
@@ -82,6 +84,7 @@ int main(int argc, char **argv) {
 
   const std::string list_log = options.report + ".list.txt";
   std::vector<std::string> selection = {"--suite", options.suite};
+  if (!options.mode.empty()) selection.insert(selection.end(), {"--mode", options.mode});
   for (const std::string &glob : options.filter) selection.push_back("--filter=" + glob);
   std::vector<std::string> list_argv = {options.infinicts, "list"};
   list_argv.insert(list_argv.end(), selection.begin(), selection.end());

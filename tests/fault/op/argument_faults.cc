@@ -1,4 +1,5 @@
 // The faults that only change the arguments a call passes on to the real library.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -11,6 +12,26 @@ namespace {
 infiniStatus_t GemmWithBetaZero(infiniopGemmDescriptor_t desc, void *workspace, size_t workspace_size, void *c,
                                 const void *a, const void *b, float alpha, float, void *stream) {
   return TargetOp().infiniopGemm(desc, workspace, workspace_size, c, a, b, alpha, 0.0f, stream);
+}
+
+// alpha = 0 taken as "no product to add, nothing to do": C stays as it was, beta unapplied
+// (C = 0·A·B + 1·C, so the target still judges the arguments).
+infiniStatus_t GemmLeavingCWhenAlphaIsZero(infiniopGemmDescriptor_t desc, void *workspace, size_t workspace_size,
+                                           void *c, const void *a, const void *b, float alpha, float beta,
+                                           void *stream) {
+  if (alpha == 0.0f) beta = 1.0f;
+  return TargetOp().infiniopGemm(desc, workspace, workspace_size, c, a, b, alpha, beta, stream);
+}
+
+// A top-k done by one block of 1024 threads: never more than 1024 candidates, whatever
+// topk asks (topk >= n included).
+constexpr int kTopkCap = 1024;
+
+infiniStatus_t RandomSampleCappingTopk(infiniopRandomSampleDescriptor_t desc, void *workspace, size_t workspace_size,
+                                       void *result, const void *probs, float random_val, float topp, int topk,
+                                       float temperature, void *stream) {
+  return TargetOp().infiniopRandomSample(desc, workspace, workspace_size, result, probs, random_val, topp,
+                                         std::min(topk, kTopkCap), temperature, stream);
 }
 
 infiniStatus_t RopeWithOtherPairing(infiniopHandle_t handle, infiniopRoPEDescriptor_t *desc_ptr,
@@ -91,6 +112,10 @@ void InstallAddChecksShapesFirst(OpTable &calls) {
 }
 
 void InstallGemmIgnoresBeta(OpTable &calls) { calls.infiniopGemm = &GemmWithBetaZero; }
+
+void InstallGemmAlphaZeroLeavesC(OpTable &calls) { calls.infiniopGemm = &GemmLeavingCWhenAlphaIsZero; }
+
+void InstallRandomSampleTopkCappedAt1024(OpTable &calls) { calls.infiniopRandomSample = &RandomSampleCappingTopk; }
 
 void InstallRopeOtherPairing(OpTable &calls) { calls.infiniopCreateRoPEDescriptor = &RopeWithOtherPairing; }
 

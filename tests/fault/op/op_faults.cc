@@ -29,6 +29,20 @@ const std::vector<OpFault> &OpFaults() {
       {"returns_before_work_done", "every operator's work runs at the next Stream/Device/EventSynchronize",
        &InstallReturnsBeforeWorkDone},
       {"slow_elementwise", "Add, Sub and Mul compute their output 10 times over", &InstallSlowElementwise},
+      {"gemm_alpha_zero_leaves_c", "Gemm with alpha = 0 leaves C as it was instead of setting beta*C",
+       &InstallGemmAlphaZeroLeavesC},
+      {"gemm_batch_stride_0_as_packed",
+       "Gemm steps a batch stride of 0 on A or B (batch > 1) as packed batches, reading past the operand",
+       &InstallGemmBatchStride0AsPacked},
+      {"random_sample_topk_capped_at_1024", "RandomSample never takes more than 1024 candidates, whatever topk asks",
+       &InstallRandomSampleTopkCappedAt1024},
+      {"row_reduction_drops_tail",
+       "rows longer than 1024 that are no whole number of 32-wide warps lose their last n mod 32 elements from the "
+       "reductions of Softmax, LogSoftmax, CausalSoftmax, RMSNorm, LayerNorm and RandomSample",
+       &InstallRowReductionDropsTail},
+      {"negative_output_stride_forward",
+       "an output with a negative stride is written forwards from its lowest address (that dim comes out reversed)",
+       &InstallNegativeOutputStrideForward},
   };
   return faults;
 }

@@ -26,5 +26,10 @@ void InstallWritesPastOutput(OpTable &calls);
 void InstallIntegerAddThroughF32(OpTable &calls);
 void InstallReturnsBeforeWorkDone(OpTable &calls);
 void InstallSlowElementwise(OpTable &calls);
+void InstallGemmAlphaZeroLeavesC(OpTable &calls);
+void InstallGemmBatchStride0AsPacked(OpTable &calls);
+void InstallRandomSampleTopkCappedAt1024(OpTable &calls);
+void InstallRowReductionDropsTail(OpTable &calls);
+void InstallNegativeOutputStrideForward(OpTable &calls);
 
 }  // namespace infinicts::fault

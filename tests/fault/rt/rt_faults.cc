@@ -78,6 +78,14 @@ infiniStatus_t FreeHostWaitingForTheDevice(void *p) {
   return TargetRt().infinirtFreeHost(p);
 }
 
+// `event_elapsed_zero`: events that carry no time, as a backend whose events are only markers:
+// ElapsedTime answers SUCCESS with 0 ms for every pair.
+infiniStatus_t ElapsedAlwaysZero(float *ms_ptr, infinirtEvent_t start, infinirtEvent_t end) {
+  const infiniStatus_t status = TargetRt().infinirtEventElapsedTime(ms_ptr, start, end);
+  if (status == INFINI_STATUS_SUCCESS) *ms_ptr = 0;
+  return status;
+}
+
 void InstallSynchronizeReturnsEarly(RtTable &calls) {
   calls.infinirtStreamSynchronize = &ReturnAtOnce;
   calls.infinirtDeviceSynchronize = &DeviceSynchronizeAtOnce;
@@ -137,6 +145,8 @@ const std::vector<RtFault> &RtFaults() {
        "Stream/Device/EventSynchronize return at once and EventQuery answers COMPLETE; blocking Memcpy, Memset "
        "and Free wait for the device by themselves",
        &InstallSynchronizeReturnsEarly},
+      {"event_elapsed_zero", "EventElapsedTime answers SUCCESS with 0 ms for every pair",
+       [](RtTable &calls) { calls.infinirtEventElapsedTime = &ElapsedAlwaysZero; }},
       {"crash_in_stream_create", "StreamCreate kills the process with SIGSEGV",
        [](RtTable &calls) { calls.infinirtStreamCreate = &CrashingStreamCreate; }},
       {"hang_in_stream_synchronize", "StreamSynchronize never returns",
