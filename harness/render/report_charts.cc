@@ -65,8 +65,9 @@ Chart RooflineChart(const Json &report) {
   for (size_t s = 0; s < data.size(); ++s) {
     for (size_t i = 0; i < data[s].points.size(); ++i) {
       const auto &point = data[s].points[i];
+      const std::string note = i < data[s].notes.size() ? data[s].notes[i] : "";
       plot.series[s].points[i].tip = FormatNumber(point.second) + " GFLOP/s at " + FormatNumber(point.first) +
-                                     " FLOP/byte (" + data[s].ids[i] + ")";
+                                     " FLOP/byte (" + data[s].ids[i] + ")" + (note.empty() ? "" : "; " + note);
       x_lo = any ? std::min(x_lo, point.first) : point.first;
       x_hi = any ? std::max(x_hi, point.first) : point.first;
       any = true;

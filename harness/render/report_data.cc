@@ -194,6 +194,12 @@ std::vector<SeriesData> RooflinePoints(const Json &report) {
     SeriesData &points = SeriesFor(&series, result.value("subject", ""));
     points.points.emplace_back(*intensity, *gflops);
     points.ids.push_back(result.value("id", ""));
+    // The roof it was held to (report/roofline.h): a cache's, or none that holds it.
+    std::string note;
+    if (NumberAt(result["metrics"], "above_roof")) note = "above every measured roof: a roof or this figure is wrong";
+    else if (NumberAt(result["metrics"], "roof_level_cache")) note = "ran in a cache: held to the cache's roof";
+    points.notes.resize(points.ids.size() - 1);
+    points.notes.push_back(note);
   }
   return series;
 }

@@ -55,6 +55,7 @@ struct SeriesData {
   std::string label;
   std::vector<std::pair<double, double>> points;
   std::vector<std::string> ids;
+  std::vector<std::string> notes;  // per point, may be empty: what its tip adds (RooflinePoints)
 };
 
 // rt.memory.perf bandwidth: gbytes_per_s against bytes, one series per kind/host memory.

@@ -55,15 +55,61 @@ TEST(Roofline, TheBandwidthPeakIgnoresCopiesThatFitInACache) {
       Perf("rt", "memory", "copy/d2d/64m", {{"kind", "d2d"}, {"bytes", 64 * mib}}, {{"gbytes_per_s", 40.0}}),
       Perf("rt", "memory", "copy/d2d/1g", {{"kind", "d2d"}, {"bytes", 1024 * mib}}, {{"gbytes_per_s", 45.0}}),
   });
-  ASSERT_EQ(peaks.size(), 1u);
+  ASSERT_EQ(peaks.size(), 2u);
+  EXPECT_EQ(peaks[0].name, "bandwidth");
   EXPECT_EQ(peaks[0].case_id, "rt.memory.perf/copy/d2d/1g");
+  // The small copy measured a cache: its own roof, for the points that ran in one.
+  EXPECT_EQ(peaks[1].name, "bandwidth:cache");
+  EXPECT_DOUBLE_EQ(peaks[1].value, 600.0);
+  EXPECT_EQ(peaks[1].case_id, "rt.memory.perf/copy/d2d/256k");
   // With only small copies, the largest one made stands for the memory.
   const std::vector<Peak> small = MeasuredPeaks({
       Perf("rt", "memory", "copy/d2d/4k", {{"kind", "d2d"}, {"bytes", 4096.0}}, {{"gbytes_per_s", 90.0}}),
       Perf("rt", "memory", "copy/d2d/1m", {{"kind", "d2d"}, {"bytes", mib}}, {{"gbytes_per_s", 70.0}}),
   });
-  ASSERT_EQ(small.size(), 1u);
+  ASSERT_EQ(small.size(), 2u);
   EXPECT_EQ(small[0].case_id, "rt.memory.perf/copy/d2d/1m");
+  EXPECT_EQ(small[1].case_id, "rt.memory.perf/copy/d2d/4k");
+}
+
+// A point above the memory's roof ran in a cache: held to the cache's roof; a point above
+// every roof is flagged, never left standing above its roof unmarked.
+TEST(Roofline, NoPointStaysAboveItsRoofUnflagged) {
+  const double mib = 1024.0 * 1024.0;
+  std::vector<CaseResult> run = {
+      Perf("rt", "memory", "copy/d2d/256k", {{"kind", "d2d"}, {"bytes", 256 * 1024.0}}, {{"gbytes_per_s", 300.0}}),
+      Perf("rt", "memory", "copy/d2d/64m", {{"kind", "d2d"}, {"bytes", 64 * mib}}, {{"gbytes_per_s", 50.0}}),
+      Perf("op", "gemm", "f32", {{"dtype", "f32"}}, {{"gflops", 1000.0}, {"arithmetic_intensity_flops_per_byte", 50.0}}),
+      // 0.25 flop/byte: 25 GFLOPS under the memory's 100 GB/s, 150 under the cache's 600.
+      Perf("op", "add", "in_memory", {{"dtype", "f32"}}, {{"gflops", 20.0}, {"arithmetic_intensity_flops_per_byte", 0.25}}),
+      Perf("op", "add", "in_cache", {{"dtype", "f32"}}, {{"gflops", 90.0}, {"arithmetic_intensity_flops_per_byte", 0.25}}),
+      Perf("op", "add", "beyond", {{"dtype", "f32"}}, {{"gflops", 400.0}, {"arithmetic_intensity_flops_per_byte", 0.25}}),
+      Perf("rt", "memory", "copy/h2d/fast", {{"kind", "h2d"}}, {{"gbytes_per_s", 150.0}}),
+  };
+  const std::vector<Peak> peaks = MeasuredPeaks(run);
+  const auto metrics = [&](const std::string &id) { return RooflineMetrics(ById(run, id), peaks, "measured"); };
+  const json memory = metrics("op.add.perf/in_memory");
+  EXPECT_DOUBLE_EQ(memory["roof_gflops"].get<double>(), 25.0);
+  EXPECT_FALSE(memory.contains("roof_level_cache"));
+  EXPECT_FALSE(memory.contains("above_roof"));
+  const json cache = metrics("op.add.perf/in_cache");
+  EXPECT_DOUBLE_EQ(cache["roof_gflops"].get<double>(), 150.0);
+  EXPECT_DOUBLE_EQ(cache["roof_fraction"].get<double>(), 0.6);
+  EXPECT_EQ(cache["roof_level_cache"], 1);
+  EXPECT_FALSE(cache.contains("above_roof"));
+  const json beyond = metrics("op.add.perf/beyond");
+  EXPECT_EQ(beyond["above_roof"], 1) << beyond.dump();
+  EXPECT_GT(beyond["roof_fraction"].get<double>(), 1.0);
+  // A copy beyond the memory's bandwidth: the cache's holds it.
+  const json fast = metrics("rt.memory.perf/copy/h2d/fast");
+  EXPECT_DOUBLE_EQ(fast["roof_fraction"].get<double>(), 0.25);
+  EXPECT_EQ(fast["roof_level_cache"], 1);
+  for (const CaseResult &result : run) {
+    const json m = metrics(result.id);
+    if (m.contains("roof_fraction") && m["roof_fraction"].get<double>() > 1.02) {
+      EXPECT_TRUE(m.contains("above_roof")) << result.id << " stands above its roof unflagged";
+    }
+  }
 }
 
 TEST(Roofline, MeasuredPeaksComeFromPassingD2dCopiesAndGemms) {

@@ -40,7 +40,8 @@ std::vector<HostTensor> AllocateHostTensors(const std::vector<TensorSpec> &specs
       continue;
     }
     HostTensor tensor(HostDtypeFor(spec.dtype), HostLayoutFor(spec));
-    std::memset(tensor.storage(), kUnwrittenByte, tensor.storage_bytes());
+    // An empty tensor (k = 0) has no storage: memset must not see its NULL.
+    if (tensor.storage_bytes() > 0) std::memset(tensor.storage(), kUnwrittenByte, tensor.storage_bytes());
     if (IsWritten(spec)) {
       const size_t size = tensor.element_size();
       for (size_t position : tensor.UncoveredStorageElements()) {
