@@ -80,6 +80,14 @@ infiniStatus_t ShortBlockRecv(void *recv, size_t count, infiniDtype_t dtype, int
   return TargetCcl().infinicclRecv(recv, WithoutLastWholeBlock(count, recv), dtype, peer, comm, stream);
 }
 
+// Broadcast checks every rank's send buffer as if each were read: a NULL one off the root, which
+// NCCL accepts and CCL-BC-1 allows, answers NULL_POINTER.
+infiniStatus_t BroadcastNeedingEverySend(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
+                                         infinicclComm_t comm, infinirtStream_t stream) {
+  if (send == nullptr && count > 0) return INFINI_STATUS_NULL_POINTER;
+  return TargetCcl().infinicclBroadcast(send, recv, count, dtype, root, comm, stream);
+}
+
 // Every valid root becomes rank 0 (a root out of range is still refused by the target).
 infiniStatus_t BroadcastFromRankZero(const void *send, void *recv, size_t count, infiniDtype_t dtype, int root,
                                      infinicclComm_t comm, infinirtStream_t stream) {
@@ -152,6 +160,8 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclSend = &ShortBlockSend;
          calls.infinicclRecv = &ShortBlockRecv;
        }},
+      {"broadcast_needs_every_send", "Broadcast answers NULL_POINTER for a NULL send buffer off the root",
+       [](CclTable &calls) { calls.infinicclBroadcast = &BroadcastNeedingEverySend; }},
       {"broadcast_from_rank_0", "Broadcast always sends rank 0's buffer, whatever the root",
        [](CclTable &calls) {
          TrackCommunicators(calls);
