@@ -52,6 +52,40 @@ std::string PerfSection(const Json &report) {
   return out.empty() ? "" : "## Performance\n\n" + out;
 }
 
+// The operator × dtype matrix of the op suite's conformance and accuracy cases (the HTML
+// report draws the same cells): passed/total and the worst status the backend was held to;
+// an optional dtype the backend refused, as the spec allows, reads "refused (optional)".
+std::string DtypeMatrixSection(const Json &report) {
+  const StatusMatrix matrix = OpStatusMatrix(report);
+  if (matrix.ops.empty()) return "";
+  std::string out = "## Operators × dtypes\n\nPassed/total of the conformance and accuracy cases, and the worst status "
+                    "of those the backend was held to.\n\n| operator |";
+  for (const std::string &dtype : matrix.dtypes) out += " " + MarkdownCell(dtype) + " |";
+  out += "\n|---|";
+  for (size_t i = 0; i < matrix.dtypes.size(); ++i) out += "---|";
+  out += "\n";
+  for (const std::string &op : matrix.ops) {
+    out += "| " + MarkdownCell(op) + " |";
+    for (const std::string &dtype : matrix.dtypes) {
+      const auto found = matrix.cells.find({op, dtype});
+      std::string text = "–";
+      if (found != matrix.cells.end()) {
+        const StatusCell &cell = found->second;
+        const int passed = cell.counts.count("pass") ? cell.counts.at("pass") : 0;
+        if (cell.AllRefusedOptional()) {
+          text = "refused (optional)";
+        } else {
+          text = std::to_string(passed) + "/" + std::to_string(cell.total) + " " + cell.worst;
+          if (cell.refused_optional > 0) text += ", " + std::to_string(cell.refused_optional) + " refused (optional)";
+        }
+      }
+      out += " " + MarkdownCell(text) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 std::string BenchmarkSection(const std::vector<BenchmarkFile> &files) {
   std::string out;
   for (const BenchmarkFile &file : files) {
@@ -138,6 +172,8 @@ std::string RenderMarkdownReport(const Json &report, const std::vector<Benchmark
              " | " + std::to_string(part.value("total", 0)) + " | " + others + " |\n";
     }
   }
+
+  if (const std::string matrix = DtypeMatrixSection(report); !matrix.empty()) out += "\n" + matrix;
 
   const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
   if (!causes.empty()) {

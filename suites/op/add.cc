@@ -33,6 +33,7 @@ struct AddTraits {
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 2.0);
   }
+  static std::vector<double> NonFiniteInputs(size_t) { return NanAndBothInfinities(); }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Add(t[1], t[2]); }
   static std::vector<std::string> MathClauses() { return {"OP-ADD-1"}; }
 };

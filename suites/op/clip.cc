@@ -35,6 +35,10 @@ struct ClipTraits {
     FillUniform(t[2], rng, -1.5, -0.5);
     FillUniform(t[3], rng, 0.5, 1.5);
   }
+  // x only: a NaN bound is not specified.
+  static std::vector<double> NonFiniteInputs(size_t input) {
+    return input == 1 ? NanAndBothInfinities() : std::vector<double>{};
+  }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Clip(t[1], t[2], t[3]); }
   static std::vector<std::string> MathClauses() { return {"OP-CLIP-1"}; }
 };

@@ -17,6 +17,7 @@ struct LayerNormProblem : Param<LayerNormProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
   Shape shape;
   bool has_bias = true;
+  bool junk_bias_pointer = false;  // without bias, compute still gets a pointer (to NaN)
   LayoutKind out_layout = LayoutKind::kContiguous, in_layout = LayoutKind::kContiguous,
              std_layout = LayoutKind::kContiguous;
   double eps = 1e-5;
@@ -28,13 +29,14 @@ struct LayerNormProblem : Param<LayerNormProblem> {
   std::string Name() const {
     return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
            LayoutsName({{"out", out_layout}, {"in", in_layout}, {"std", std_layout}}) +
-           (has_bias ? "__bias" : "__no_bias") + "__eps_" + NumberName(eps) +
+           (has_bias ? "__bias" : junk_bias_pointer ? "__no_bias_junk_pointer" : "__no_bias") + "__eps_" + NumberName(eps) +
            (small_variance ? "_small_var" : "");
   }
   std::string Json() const {
     return nlohmann::json{{"dtype", DtypeName(dtype)},
                           {"shape", shape},
                           {"bias", has_bias},
+                          {"junk_bias_pointer", junk_bias_pointer},
                           {"output_layouts", LayoutName(out_layout)},
                           {"input_layout", LayoutName(in_layout)},
                           {"std_deviation_layout", LayoutName(std_layout)},
@@ -60,6 +62,7 @@ struct LayerNormOp {
         {"bias", Role::kInput, p.dtype, ContiguousLayout(row)}};
     specs[5].present = p.has_bias;
     specs[5].optional = true;
+    specs[5].junk_pointer = p.junk_bias_pointer;
     return specs;
   }
 
@@ -146,6 +149,12 @@ struct LayerNormOp {
       Problem ordinary = Make(dtype, {3, 4096});
       ordinary.small_variance = false;
       problems.push_back(ordinary);
+      // No bias descriptor, and a non-NULL bias pointer all the same (OP-LAYERNORM-4).
+      for (const Shape &shape : {Shape{7, 31}, Shape{3, 4096}}) {
+        Problem junk = Make(dtype, shape, false);
+        junk.junk_bias_pointer = true;
+        problems.push_back(junk);
+      }
     }
     // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
     for (size_t length : kBlockStraddlingLengths) {

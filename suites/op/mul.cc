@@ -32,6 +32,7 @@ struct MulTraits {
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 2.0);
   }
+  static std::vector<double> NonFiniteInputs(size_t) { return NanAndBothInfinities(); }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Mul(t[1], t[2]); }
   static std::vector<std::string> MathClauses() { return {"OP-MUL-1"}; }
 };

@@ -36,6 +36,7 @@ struct ReluTraits {
     // One positive element at least: a one-element case must not expect a lone 0.
     t[1].SetAt(0, std::fabs(t[1].GetAt(0)));
   }
+  static std::vector<double> NonFiniteInputs(size_t) { return NanAndBothInfinities(); }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Relu(t[1]); }
   static std::vector<std::string> MathClauses() { return {"OP-RELU-1"}; }
 };

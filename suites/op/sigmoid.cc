@@ -31,6 +31,7 @@ struct SigmoidTraits {
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 8.0);
   }
+  static std::vector<double> NonFiniteInputs(size_t) { return NanAndBothInfinities(); }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::Sigmoid(t[1]); }
   static std::vector<std::string> MathClauses() { return {"OP-SIGMOID-1"}; }
 };

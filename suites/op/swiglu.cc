@@ -33,6 +33,10 @@ struct SwiGLUTraits {
     FillAwayFromZero(t[1], rng, 0.25, 2.0);
     FillAwayFromZero(t[2], rng, 0.25, 6.0);
   }
+  // The gate b not at -Inf: the formula gives a·(-Inf)·0 = NaN, the limit 0.
+  static std::vector<double> NonFiniteInputs(size_t input) {
+    return input == 1 ? NanAndBothInfinities() : NanAndPlusInfinity();
+  }
   static HostTensor Oracle(const std::vector<HostTensor> &t) { return oracle::SwiGLU(t[1], t[2]); }
   static std::vector<std::string> MathClauses() { return {"OP-SWIGLU-1"}; }
 };

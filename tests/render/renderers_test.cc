@@ -144,21 +144,24 @@ TEST(HtmlReport, StatusMatrixCellsCarryTheWorstStatusAndCounts) {
   EXPECT_NE(matrix.find("handle any"), std::string::npos);
 }
 
+// An F64 accuracy result of `op` that ended unsupported; `optional`: as a refused optional
+// dtype (result.optional_capability).
+void AddUnsupportedF64(Json &report, const std::string &op, int i, bool optional) {
+  Json result = {{"id", "op." + op + ".accuracy/matches_oracle/f64/refused_" + std::to_string(i)},
+                 {"suite", "op"}, {"subject", op}, {"mode", "accuracy"}, {"clauses", {"OP-1"}},
+                 {"status", "unsupported"}, {"message", "F64 refused"}, {"duration_ms", 0.5},
+                 {"params", {{"dtype", "f64"}}}, {"metrics", Json::object()}};
+  if (optional) result["optional_capability"] = "f64";
+  report["results"].push_back(result);
+}
+
 // A dtype the spec leaves optional, refused (unsupported with optional_capability), is shown
 // apart: "refused", its own colour; an unsupported without it stays unsupported.
 TEST(HtmlReport, StatusMatrixShowsOptionalDtypesRefusedAsTheSpecAllows) {
   Json report = Fixture();
-  auto add = [&](const std::string &op, int i, bool optional) {
-    Json result = {{"id", "op." + op + ".accuracy/matches_oracle/f64/refused_" + std::to_string(i)},
-                   {"suite", "op"}, {"subject", op}, {"mode", "accuracy"}, {"clauses", {"OP-1"}},
-                   {"status", "unsupported"}, {"message", "F64 refused"}, {"duration_ms", 0.5},
-                   {"params", {{"dtype", "f64"}}}, {"metrics", Json::object()}};
-    if (optional) result["optional_capability"] = "f64";
-    report["results"].push_back(result);
-  };
-  add("gemm", 0, true);
-  add("gemm", 1, true);
-  add("rms_norm", 0, false);
+  AddUnsupportedF64(report, "gemm", 0, true);
+  AddUnsupportedF64(report, "gemm", 1, true);
+  AddUnsupportedF64(report, "rms_norm", 0, false);
   const std::string html = RenderHtmlReport(report, {});
   const size_t start = html.find("id=\"chart-status-matrix\"");
   const std::string matrix = html.substr(start, html.find("</figure>", start) - start);
@@ -209,6 +212,32 @@ TEST(MarkdownReport, SummaryLevelsFailuresAndPerf) {
   // No HTML: markup characters arrive as text.
   EXPECT_EQ(md.find('<'), std::string::npos);
   EXPECT_NE(md.find("&lt;script&gt;"), std::string::npos);
+}
+
+// The HTML matrix's cells as a table: passed/total and the worst status, a refused optional
+// dtype apart from an unsupported one, "–" where an operator has no case of a dtype.
+TEST(MarkdownReport, OperatorByDtypeMatrix) {
+  Json report = Fixture();
+  AddUnsupportedF64(report, "gemm", 0, true);
+  AddUnsupportedF64(report, "gemm", 1, true);
+  AddUnsupportedF64(report, "rms_norm", 0, false);
+  const std::string md = RenderMarkdownReport(report, {});
+  const size_t start = md.find("## Operators × dtypes");
+  ASSERT_NE(start, std::string::npos) << md;
+  const std::string matrix = md.substr(start, md.find("\n## ", start + 1) - start);
+  EXPECT_NE(matrix.find("| operator | bf16 |"), std::string::npos) << matrix;
+  const auto row = [&](const std::string &op) {
+    const size_t at = matrix.find("\n| " + op + " |");
+    return at == std::string::npos ? std::string() : matrix.substr(at + 1, matrix.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(row("gemm").find("| 3/4 fail |"), std::string::npos) << matrix;
+  EXPECT_NE(row("gemm").find("| refused (optional) |"), std::string::npos) << matrix;
+  EXPECT_NE(row("add").find("| 3/4 xfail |"), std::string::npos) << matrix;
+  EXPECT_NE(row("rms\\_norm").find("| 3/4 skip |"), std::string::npos) << matrix;
+  EXPECT_NE(row("rms\\_norm").find("| 0/1 unsupported |"), std::string::npos) << matrix;
+  EXPECT_NE(row("handle").find("–"), std::string::npos) << matrix;
+  // Before the failures: the matrix is the verdict per operator.
+  EXPECT_LT(start, md.find("## Failures ("));
 }
 
 TEST(Renderers, APerfOnlyRunDoesNotJudgeTheLevels) {

@@ -41,7 +41,7 @@ DeviceCall::DeviceCall(device::Device &device, const PreparedCall &call, const s
     : device_(device), call_(call), allocation_of_(call.specs.size(), -1) {
   const size_t none = call.specs.size();
   for (size_t i = 0; i < call.specs.size(); ++i) {
-    if (!call.specs[i].present) continue;
+    if (!call.specs[i].present && !call.specs[i].junk_pointer) continue;
     const auto alias = std::find_if(aliases.begin(), aliases.end(), [&](const AliasPair &p) { return p.output == i; });
     if (alias != aliases.end()) continue;  // placed with its input below
     Allocation allocation;

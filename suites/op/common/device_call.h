@@ -34,7 +34,8 @@ class DeviceCall {
   void DownloadAsync(infinirtStream_t stream);  // every allocation back, in the stream's order
   void Download();                              // blocking
 
-  // Element (0, ..., 0) of each spec on the device; NULL for absent specs.
+  // Element (0, ..., 0) of each spec on the device; NULL for absent specs (junk for those
+  // with junk_pointer).
   std::vector<void *> Pointers() const;
 
   // After a download: guards, gaps, inputs and outputs. Adds one failure per problem found

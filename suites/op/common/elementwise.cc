@@ -19,18 +19,33 @@ bool Applies(const std::vector<LayoutKind> &layouts, const Shape &shape) {
   return true;
 }
 
+void AddIfApplies(std::vector<ElementwiseProblem> &problems, infiniDtype_t dtype, const Shape &shape,
+                  const std::vector<std::string> &names, const std::vector<LayoutKind> &layouts, bool non_finite) {
+  if (!Applies(layouts, shape)) return;
+  ElementwiseProblem p;
+  p.dtype = dtype;
+  p.shape = shape;
+  p.names = names;
+  p.layouts = layouts;
+  p.non_finite = non_finite;
+  problems.push_back(p);
+}
+
 }  // namespace
 
 std::string ElementwiseProblem::Name() const {
   std::vector<std::pair<std::string, LayoutKind>> named;
   for (size_t i = 0; i < names.size(); ++i) named.emplace_back(names[i], layouts[i]);
-  return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" + LayoutsName(named);
+  return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" + LayoutsName(named) +
+         (non_finite ? "__nan_inf" : "");
 }
 
 std::string ElementwiseProblem::Json() const {
   nlohmann::json layout_json = nlohmann::json::object();
   for (size_t i = 0; i < names.size(); ++i) layout_json[names[i]] = LayoutName(layouts[i]);
-  return nlohmann::json{{"dtype", DtypeName(dtype)}, {"shape", shape}, {"layouts", layout_json}}.dump();
+  nlohmann::json json{{"dtype", DtypeName(dtype)}, {"shape", shape}, {"layouts", layout_json}};
+  if (non_finite) json["non_finite_inputs"] = true;
+  return json.dump();
 }
 
 std::vector<std::vector<LayoutKind>> ElementwiseLayoutSets(size_t inputs, bool bound_inputs) {
@@ -68,13 +83,7 @@ std::vector<ElementwiseProblem> ElementwiseAccuracyProblems(const std::vector<st
   std::vector<ElementwiseProblem> problems;
   for (infiniDtype_t dtype : dtypes) {
     auto add = [&](const Shape &shape, const std::vector<LayoutKind> &layouts) {
-      if (!Applies(layouts, shape)) return;
-      ElementwiseProblem p;
-      p.dtype = dtype;
-      p.shape = shape;
-      p.names = names;
-      p.layouts = layouts;
-      problems.push_back(p);
+      AddIfApplies(problems, dtype, shape, names, layouts, false);
     };
     for (const Shape &shape : kContiguousShapes) add(shape, Uniform(tensors, LayoutKind::kContiguous));
     for (const Shape &shape : kLayoutShapes) {
@@ -86,6 +95,25 @@ std::vector<ElementwiseProblem> ElementwiseAccuracyProblems(const std::vector<st
     std::vector<LayoutKind> flipped_output = Uniform(tensors, LayoutKind::kContiguous);
     flipped_output[0] = LayoutKind::kFlipped;
     add({7, 31}, flipped_output);
+  }
+  return problems;
+}
+
+std::vector<ElementwiseProblem> ElementwiseNonFiniteProblems(const std::vector<std::string> &names,
+                                                             const std::vector<infiniDtype_t> &dtypes) {
+  const size_t tensors = names.size();
+  const auto sets = ElementwiseLayoutSets(tensors - 1, false);
+  std::vector<ElementwiseProblem> problems;
+  for (infiniDtype_t dtype : dtypes) {
+    auto add = [&](const Shape &shape, const std::vector<LayoutKind> &layouts) {
+      AddIfApplies(problems, dtype, shape, names, layouts, true);
+    };
+    // A row's vector body and its tail; a long row (the vector path alone); views, and the
+    // first input broadcast (one NaN reaching a whole column).
+    add({7, 31}, Uniform(tensors, LayoutKind::kContiguous));
+    add({3, 4096}, Uniform(tensors, LayoutKind::kContiguous));
+    add({2, 3, 5, 7}, sets[2]);
+    add({2, 3, 5, 7}, sets[3]);
   }
   return problems;
 }
@@ -178,6 +206,19 @@ void FillIntegerOperands(std::vector<HostTensor> &tensors, Rng &rng, IntegerOper
     for (size_t e = 0; e < tensor.numel(); ++e) {
       const int64_t value = (magnitude(rng) & ~int64_t{1}) | (odd[input] ? 1 : 0);
       tensor.SetAt(e, static_cast<double>(rng() % 2 ? value : -value));  // exact: below 2^53
+    }
+  }
+}
+
+void PlantNonFinite(std::vector<HostTensor> &tensors, Rng &rng,
+                    const std::function<std::vector<double>(size_t input)> &values_for) {
+  for (size_t input = 1; input < tensors.size(); ++input) {
+    const std::vector<double> values = values_for(input);
+    if (values.empty()) continue;
+    HostTensor &tensor = tensors[input];
+    size_t planted = 0;
+    for (size_t e = 0; e < tensor.numel(); ++e) {
+      if (rng() % 6 == 0) tensor.SetAt(e, values[planted++ % values.size()]);
     }
   }
 }

@@ -1,6 +1,8 @@
 // What the elementwise operators share (Add, Sub, Mul, SwiGLU, Relu, Silu, Gelu, Sigmoid,
 // Clip): one output and inputs of the output's shape, one dtype, any layout (an input may
-// broadcast through stride 0). An operator file gives a Traits struct:
+// broadcast through stride 0). The accuracy problems named nan_inf plant NaN and infinities
+// among the float inputs (docs/spec/op.md, "Non-finite inputs"). An operator file gives a
+// Traits struct:
 //
 //   struct AddTraits {
 //     static constexpr const char *kSubject = "add";
@@ -10,12 +12,16 @@
 //     static std::vector<std::string> Names();                 // output first: {"c", "a", "b"}
 //     static OpCalls Calls();
 //     static void Fill(std::vector<HostTensor> &tensors, Rng &rng);   // the inputs (tensors[1..])
+//     static std::vector<double> NonFiniteInputs(size_t input);         // planted in tensors[input]
 //     static HostTensor Oracle(const std::vector<HostTensor> &tensors);
 //     static std::vector<std::string> MathClauses();
 //   };
 //   using AddOp = ElementwiseOp<AddTraits>;
 #pragma once
 
+#include <cmath>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,6 +41,7 @@ struct ElementwiseProblem : Param<ElementwiseProblem> {
   Shape shape;
   std::vector<std::string> names;    // output first, then the inputs
   std::vector<LayoutKind> layouts;   // one per tensor
+  bool non_finite = false;           // NaN and infinities planted among the inputs
 
   std::string Name() const;
   std::string Json() const;
@@ -50,8 +57,25 @@ ElementwiseProblem ElementwiseSmall(const std::vector<std::string> &names, infin
 // One small problem per dtype, F32 first (the default problem of the cases run once).
 std::vector<ElementwiseProblem> ElementwiseConformanceProblems(const std::vector<std::string> &names,
                                                                const std::vector<infiniDtype_t> &dtypes);
+// The float problems that also plant NaN and infinities (docs/spec/op.md "Non-finite inputs").
+std::vector<ElementwiseProblem> ElementwiseNonFiniteProblems(const std::vector<std::string> &names,
+                                                             const std::vector<infiniDtype_t> &dtypes);
 std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const std::vector<std::string> &names);
 std::vector<TensorSpec> ElementwiseSpecs(const ElementwiseProblem &problem);
+
+// The non-finite values an input may hold where IEEE arithmetic on the operator's formula
+// gives the formula's limit too: NaN always; an infinity unless the formula turns it into NaN
+// where the limit is a number (Silu, Gelu and SwiGLU's gate at -Inf: -Inf·0).
+inline std::vector<double> NanAndBothInfinities() {
+  return {std::numeric_limits<double>::quiet_NaN(), HUGE_VAL, -HUGE_VAL};
+}
+inline std::vector<double> NanAndPlusInfinity() { return {std::numeric_limits<double>::quiet_NaN(), HUGE_VAL}; }
+
+// Replaces about one element in six of each input (tensors[1..]) by one of
+// values_for(input), taken in turn so that each appears once the input holds enough
+// elements. Inputs planted independently meet: Inf - Inf, NaN with Inf.
+void PlantNonFinite(std::vector<HostTensor> &tensors, Rng &rng,
+                    const std::function<std::vector<double>(size_t input)> &values_for);
 
 inline std::vector<infiniDtype_t> FloatDtypes() {
   return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
@@ -74,6 +98,7 @@ struct ElementwiseOp {
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
     if (IsInteger(p.dtype)) FillIntegerOperands(t, rng, Traits::kIntegers);
     else Traits::Fill(t, rng);
+    if (p.non_finite) PlantNonFinite(t, rng, &Traits::NonFiniteInputs);
   }
   static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t)};
@@ -89,7 +114,9 @@ struct ElementwiseOp {
     return {INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
   }
   static std::vector<Problem> AccuracyProblems() {
-    return ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs, AdmittedDtypes());
+    std::vector<Problem> problems = ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs, AdmittedDtypes());
+    for (Problem &p : ElementwiseNonFiniteProblems(Traits::Names(), FloatDtypes())) problems.push_back(std::move(p));
+    return problems;
   }
   static std::vector<Problem> ConformanceProblems() {
     return ElementwiseConformanceProblems(Traits::Names(), AdmittedDtypes());

@@ -59,6 +59,9 @@ struct TensorSpec {
   Layout layout;
   bool present = true;   // false: an optional tensor left out (NULL descriptor and NULL pointer)
   bool optional = false;  // the create call takes NULL for it (LayerNorm's and Conv's bias)
+  // Absent, yet compute gets a non-NULL pointer to storage of all-ones bytes (NaN) of its
+  // layout, as a caller passes a stale pointer: a backend that reads it shows NaN.
+  bool junk_pointer = false;
 };
 
 inline bool IsWritten(const TensorSpec &spec) { return spec.role != Role::kInput; }

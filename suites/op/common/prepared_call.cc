@@ -35,7 +35,7 @@ std::vector<HostTensor> AllocateHostTensors(const std::vector<TensorSpec> &specs
   std::vector<HostTensor> tensors;
   tensors.reserve(specs.size());
   for (const TensorSpec &spec : specs) {
-    if (!spec.present) {
+    if (!spec.present && !spec.junk_pointer) {
       tensors.emplace_back();
       continue;
     }

@@ -43,6 +43,12 @@ const std::vector<OpFault> &OpFaults() {
       {"negative_output_stride_forward",
        "an output with a negative stride is written forwards from its lowest address (that dim comes out reversed)",
        &InstallNegativeOutputStrideForward},
+      {"relu_nan_to_zero", "Relu turns NaN into 0, as max(x, 0) on a float max instruction does", &InstallReluNanToZero},
+      {"sigmoid_nan_at_infinity", "Sigmoid computes e^x / (1 + e^x) in F32: NaN wherever e^x overflows, x = +Inf included",
+       &InstallSigmoidNanAtInfinity},
+      {"layer_norm_reads_absent_bias",
+       "LayerNorm adds the bias its compute call points to even when its descriptor was made without bias",
+       &InstallLayerNormReadsAbsentBias},
   };
   return faults;
 }

@@ -1,6 +1,7 @@
 // The operator faults the wrapper can inject, one small installer each: argument_faults.cc
 // for those that only change a call's arguments, softmax_faults.cc for the two softmax
-// faults, the file named after it for each other one.
+// faults, nonfinite_faults.cc for the two that lose NaN and Inf, the file named after it
+// for each other one.
 #pragma once
 
 #include <vector>
@@ -31,5 +32,8 @@ void InstallGemmBatchStride0AsPacked(OpTable &calls);
 void InstallRandomSampleTopkCappedAt1024(OpTable &calls);
 void InstallRowReductionDropsTail(OpTable &calls);
 void InstallNegativeOutputStrideForward(OpTable &calls);
+void InstallReluNanToZero(OpTable &calls);
+void InstallSigmoidNanAtInfinity(OpTable &calls);
+void InstallLayerNormReadsAbsentBias(OpTable &calls);
 
 }  // namespace infinicts::fault

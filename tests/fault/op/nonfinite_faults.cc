@@ -1,0 +1,125 @@
+// Two faults of kernels that lose non-finite values, emulated by running the real call and
+// then changing what it wrote:
+// - `relu_nan_to_zero`: Relu as a float max instruction computes it (max(x, 0) answering
+//   the non-NaN operand), so NaN comes out 0;
+// - `sigmoid_nan_at_infinity`: Sigmoid as e^x / (1 + e^x) in F32, which is Inf / Inf = NaN
+//   wherever e^x overflows (x = +Inf, and x above ln(FLT_MAX)).
+#include <cmath>
+#include <vector>
+
+#include "op/descriptor_records.h"
+#include "op/element_values.h"
+#include "op/layout_tracking.h"
+#include "op/op_faults.h"
+#include "op/target_runtime.h"
+
+namespace infinicts::fault {
+namespace {
+
+// ln(FLT_MAX): e^x overflows F32 beyond it.
+constexpr double kExpOverflowsF32 = 88.7228;
+
+struct UnaryLayouts {
+  TensorLayout y, x;
+};
+
+DescriptorRecords<UnaryLayouts> relu_layouts, sigmoid_layouts;
+
+// Calls visit(y_offset, x_offset) for every index of y's shape (x has the same), odometer order.
+template <class Visit>
+void ForEachElement(const UnaryLayouts &layouts, Visit visit) {
+  const size_t count = layouts.y.ElementCount();
+  const size_t ndim = layouts.y.shape.size();
+  std::vector<size_t> index(ndim, 0);
+  ptrdiff_t y = 0, x = 0;
+  for (size_t e = 0; e < count; ++e) {
+    visit(y, x);
+    for (size_t d = ndim; d-- > 0;) {
+      y += layouts.y.strides[d];
+      x += layouts.x.strides[d];
+      if (++index[d] < layouts.y.shape[d]) break;
+      y -= layouts.y.strides[d] * static_cast<ptrdiff_t>(layouts.y.shape[d]);
+      x -= layouts.x.strides[d] * static_cast<ptrdiff_t>(layouts.x.shape[d]);
+      index[d] = 0;
+    }
+  }
+}
+
+void Record(DescriptorRecords<UnaryLayouts> &records, infiniStatus_t status, const InfiniopDescriptor *desc,
+            infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc) {
+  if (status != INFINI_STATUS_SUCCESS) return;
+  const auto y = LayoutOf(y_desc), x = LayoutOf(x_desc);
+  if (!y || !x || !IsFloatDtype(y->dtype) || y->shape != x->shape) return records.Erase(desc);
+  records.Put(desc, {*y, *x});
+}
+
+infiniStatus_t CreateReluRecorded(infiniopHandle_t handle, infiniopReluDescriptor_t *desc_ptr,
+                                  infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc) {
+  const infiniStatus_t status = TargetOp().infiniopCreateReluDescriptor(handle, desc_ptr, y_desc, x_desc);
+  Record(relu_layouts, status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, y_desc, x_desc);
+  return status;
+}
+
+infiniStatus_t ReluNanToZero(infiniopReluDescriptor_t desc, void *workspace, size_t workspace_size, void *y,
+                             const void *x, void *stream) {
+  const infiniStatus_t status = TargetOp().infiniopRelu(desc, workspace, workspace_size, y, x, stream);
+  const auto layouts = relu_layouts.Find(desc);
+  if (status != INFINI_STATUS_SUCCESS || !layouts || y == nullptr || !WaitForStream(stream)) return status;
+  // y is NaN exactly where x was (the real Relu keeps NaN), in place too.
+  ForEachElement(*layouts, [&](ptrdiff_t y_at, ptrdiff_t) {
+    if (std::isnan(LoadElement(layouts->y.dtype, y, y_at))) StoreElement(layouts->y.dtype, y, y_at, 0.0);
+  });
+  return status;
+}
+
+infiniStatus_t DestroyReluForgetting(infiniopReluDescriptor_t desc) {
+  relu_layouts.Erase(desc);
+  return TargetOp().infiniopDestroyReluDescriptor(desc);
+}
+
+infiniStatus_t CreateSigmoidRecorded(infiniopHandle_t handle, infiniopSigmoidDescriptor_t *desc_ptr,
+                                     infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc) {
+  const infiniStatus_t status = TargetOp().infiniopCreateSigmoidDescriptor(handle, desc_ptr, y_desc, x_desc);
+  Record(sigmoid_layouts, status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, y_desc, x_desc);
+  return status;
+}
+
+infiniStatus_t SigmoidNanAtInfinity(infiniopSigmoidDescriptor_t desc, void *workspace, size_t workspace_size,
+                                    void *y, const void *x, void *stream) {
+  const auto layouts = sigmoid_layouts.Find(desc);
+  // Where e^x overflows, read before the call (once the stream's earlier work, x's upload
+  // among it, is done): y may be x (in place).
+  std::vector<ptrdiff_t> overflowing;
+  if (layouts && x != nullptr && WaitForStream(stream)) {
+    ForEachElement(*layouts, [&](ptrdiff_t y_at, ptrdiff_t x_at) {
+      if (LoadElement(layouts->x.dtype, x, x_at) > kExpOverflowsF32) overflowing.push_back(y_at);
+    });
+  }
+  const infiniStatus_t status = TargetOp().infiniopSigmoid(desc, workspace, workspace_size, y, x, stream);
+  if (status != INFINI_STATUS_SUCCESS || overflowing.empty() || y == nullptr || !WaitForStream(stream)) return status;
+  for (ptrdiff_t y_at : overflowing) StoreElement(layouts->y.dtype, y, y_at, std::nan(""));
+  return status;
+}
+
+infiniStatus_t DestroySigmoidForgetting(infiniopSigmoidDescriptor_t desc) {
+  sigmoid_layouts.Erase(desc);
+  return TargetOp().infiniopDestroySigmoidDescriptor(desc);
+}
+
+}  // namespace
+
+void InstallReluNanToZero(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateReluDescriptor = &CreateReluRecorded;
+  calls.infiniopRelu = &ReluNanToZero;
+  calls.infiniopDestroyReluDescriptor = &DestroyReluForgetting;
+}
+
+void InstallSigmoidNanAtInfinity(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateSigmoidDescriptor = &CreateSigmoidRecorded;
+  calls.infiniopSigmoid = &SigmoidNanAtInfinity;
+  calls.infiniopDestroySigmoidDescriptor = &DestroySigmoidForgetting;
+}
+
+}  // namespace infinicts::fault
