@@ -67,8 +67,6 @@ Measurement MeasureStreams(const RtApi &rt, const std::vector<TimedStream> &stre
       [&] { SynchronizeAll(streams); });
   measurement.warmup_iterations = warm_up.iterations;
   int iteration = warm_up.iterations;
-  const int timed_count = TimedIterationCount(warm_up.per_iteration_ms, options);
-  measurement.samples_ms.reserve(timed_count);
 
   if (measurement.method == Method::kDeviceEvents) {
     // One sample: `launches` back to back between each rank's pair `k`; what the slowest rank read.
@@ -116,6 +114,7 @@ Measurement MeasureStreams(const RtApi &rt, const std::vector<TimedStream> &stre
     SynchronizeAll(streams);
     std::vector<double> spans_ms;  // what each pair read, before dividing by the launches
     for (int k = 0; k < sample_count; ++k) spans_ms.push_back(read_sample(events, k));
+    measurement.samples_ms.reserve(spans_ms.size());
     for (double span_ms : spans_ms) measurement.samples_ms.push_back(span_ms / lps);
     // The tick: no larger than the smallest step between two of the samples' readings either
     // (an empty pair slowed down once does not make a fine clock coarse).
@@ -125,6 +124,8 @@ Measurement MeasureStreams(const RtApi &rt, const std::vector<TimedStream> &stre
     const double median_span_ms = Summarize(spans_ms).median_ms;
     measurement.resolved = median_span_ms > 0 && (!tick_ms || median_span_ms >= kResolvedTicks * *tick_ms);
   } else {
+    const int timed_count = TimedIterationCount(warm_up.per_iteration_ms, options);
+    measurement.samples_ms.reserve(timed_count);
     for (int k = 0; k < timed_count; ++k, ++iteration) {
       flush_caches();
       SynchronizeAll(streams);  // the flush and anything earlier end outside the timed window

@@ -20,9 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 class EventCase : public cts::CaseBase {
  protected:
-  // Long work to time and to wait behind (rt_pending.h).
-  void MakeCopyBuffers(size_t bytes) { copies_.Prepare(bytes); }
-  infiniStatus_t EnqueueCopies(infinirtStream_t stream, int count) { return copies_.Enqueue(stream, count); }
   // Creates an event owned by the case.
   infiniStatus_t NewEvent(infinirtEvent_t *event, uint32_t flags = INFINIRT_EVENT_DEFAULT) {
     *event = nullptr;
@@ -39,7 +36,7 @@ class EventCase : public cts::CaseBase {
   }
 
   // Destroyed in reverse order: events, then streams (which finish their work), then buffers.
-  PendingWork copies_;
+  PendingWork copies_;  // long work to time and to wait behind (rt_pending.h)
   std::vector<std::unique_ptr<ScopedStream>> streams_;
   std::vector<std::unique_ptr<ScopedEvent>> events_;
 };
@@ -176,7 +173,7 @@ CTS_TEST_F(EventCase, record_on_null_stream, "conformance", "event", "RT-STREAM-
   auto rng = CaseRng();
   infinirtEvent_t event = nullptr;
   CTS_ASSERT_OK(NewEvent(&event));
-  MakeCopyBuffers(kLargeBytes);  // long work before the chain's read-back
+  copies_.Prepare(kLargeBytes);  // long work before the chain's read-back
   if (HasFatalFailure() || IsSkipped()) return;
   const uint64_t seed = rng();
   StreamChain chain(seed, RandomOddIn(rng, 1 << 20, 4 << 20));
@@ -200,7 +197,7 @@ CTS_TEST_F(EventCase, rerecord_replaces_record, "conformance", "event", "RT-EVEN
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(event));
   // The new record sits behind long work: an event still at its old, completed place answers
   // COMPLETE and lets EventSynchronize return before that work is done.
-  MakeCopyBuffers(kLargeBytes);
+  copies_.Prepare(kLargeBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   seed = rng();
   StreamChain late(seed, RandomOddIn(rng, 2 << 20, 4 << 20));
@@ -249,7 +246,7 @@ CTS_TEST_F(EventCase, elapsed_rejects_untimed, "conformance", "event", "RT-EVENT
 }
 
 CTS_TEST_F(EventCase, elapsed_before_completion, "conformance", "event", "RT-EVENT-12") {
-  MakeCopyBuffers(16 << 20);
+  copies_.Prepare(16 << 20);
   if (HasFatalFailure() || IsSkipped()) return;
   infinirtStream_t stream = nullptr;
   infinirtEvent_t start = nullptr, end = nullptr;
@@ -257,7 +254,7 @@ CTS_TEST_F(EventCase, elapsed_before_completion, "conformance", "event", "RT-EVE
   CTS_ASSERT_OK(NewEvent(&start));
   CTS_ASSERT_OK(NewEvent(&end));
   CTS_ASSERT_OK(rt().infinirtEventRecord(start, stream));
-  CTS_ASSERT_OK(EnqueueCopies(stream, 8));
+  CTS_ASSERT_OK(copies_.Enqueue(stream, 8));
   CTS_ASSERT_OK(rt().infinirtEventRecord(end, stream));
   infiniStatus_t status;
   Elapsed(start, end, &status);
@@ -277,7 +274,7 @@ CTS_TEST_F(EventCase, elapsed_before_completion, "conformance", "event", "RT-EVE
 }
 
 CTS_TEST_F(EventCase, elapsed_additive, "conformance", "event", "RT-EVENT-13", "RT-EVENT-14") {
-  MakeCopyBuffers(8 << 20);
+  copies_.Prepare(8 << 20);
   if (HasFatalFailure() || IsSkipped()) return;
   infinirtStream_t stream = nullptr;
   infinirtEvent_t a = nullptr, b = nullptr, c = nullptr;
@@ -286,9 +283,9 @@ CTS_TEST_F(EventCase, elapsed_additive, "conformance", "event", "RT-EVENT-13", "
   CTS_ASSERT_OK(NewEvent(&b));
   CTS_ASSERT_OK(NewEvent(&c));
   CTS_ASSERT_OK(rt().infinirtEventRecord(a, stream));
-  CTS_ASSERT_OK(EnqueueCopies(stream, 2));
+  CTS_ASSERT_OK(copies_.Enqueue(stream, 2));
   CTS_ASSERT_OK(rt().infinirtEventRecord(b, stream));
-  CTS_ASSERT_OK(EnqueueCopies(stream, 3));
+  CTS_ASSERT_OK(copies_.Enqueue(stream, 3));
   CTS_ASSERT_OK(rt().infinirtEventRecord(c, stream));
   CTS_ASSERT_OK(rt().infinirtEventSynchronize(c));
   infiniStatus_t status;
@@ -317,7 +314,7 @@ CTS_TEST_F(EventCase, elapsed_within_wall_time, "conformance", "event", "RT-EVEN
   constexpr int kCopies = 4;
   constexpr int kAttempts = 3;
   constexpr double kMinShareOfWall = 1.0 / 50;
-  MakeCopyBuffers(kLargeBytes);
+  copies_.Prepare(kLargeBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   infinirtStream_t stream = nullptr;
   infinirtEvent_t start = nullptr, end = nullptr;
@@ -329,7 +326,7 @@ CTS_TEST_F(EventCase, elapsed_within_wall_time, "conformance", "event", "RT-EVEN
   for (int attempt = 0; attempt < kAttempts && best_share < kMinShareOfWall; ++attempt) {
     const auto before = Clock::now();
     CTS_ASSERT_OK(rt().infinirtEventRecord(start, stream));
-    CTS_ASSERT_OK(EnqueueCopies(stream, kCopies));
+    CTS_ASSERT_OK(copies_.Enqueue(stream, kCopies));
     CTS_ASSERT_OK(rt().infinirtEventRecord(end, stream));
     CTS_ASSERT_OK(rt().infinirtEventSynchronize(end));
     const auto after = Clock::now();
@@ -355,7 +352,7 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
            "RT-EVENT-17") {
   constexpr int kCopies = 4;
   constexpr double kMinShareOfWork = 0.5;
-  MakeCopyBuffers(kLargeBytes);
+  copies_.Prepare(kLargeBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   infinirtStream_t a = nullptr, b = nullptr;
   infinirtEvent_t a_done = nullptr, before = nullptr, after = nullptr;
@@ -365,7 +362,7 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
   CTS_ASSERT_OK(NewEvent(&a_done));
   CTS_ASSERT_OK(NewEvent(&before));
   CTS_ASSERT_OK(NewEvent(&after));
-  CTS_ASSERT_OK(EnqueueCopies(a, kCopies));
+  CTS_ASSERT_OK(copies_.Enqueue(a, kCopies));
   CTS_ASSERT_OK(rt().infinirtEventRecord(a_done, a));
   CTS_ASSERT_OK(rt().infinirtEventRecord(before, b));
   // What of A's work is left once `before` is recorded (all of it where enqueueing is quick;

@@ -1,6 +1,7 @@
 // Events: completion, timing, re-recording, the status codes of the behaviour file.
 #include <atomic>
 #include <cmath>
+#include <string>
 #include <thread>
 
 #include "test_support.h"
@@ -62,9 +63,15 @@ TEST_F(EventTest, EventsNeverRecordedAreComplete) {
   ASSERT_RT_OK(infinirtEventDestroy(b));
 }
 
-TEST_F(EventTest, PendingRecordIsNotReadyUntilTheStreamGetsThere) {
+// A record behind blocked work, on a created stream and on the NULL stream (GetParam()).
+class PendingRecordTest : public RtTest, public ::testing::WithParamInterface<bool> {};
+
+TEST_P(PendingRecordTest, IsNotReadyUntilTheStreamGetsThere) {
+  const bool null_stream = GetParam();
   infinirtStream_t stream = nullptr;
-  ASSERT_RT_OK(infinirtStreamCreate(&stream));
+  if (!null_stream) {
+    ASSERT_RT_OK(infinirtStreamCreate(&stream));
+  }
   infinirtEvent_t done = nullptr, pending = nullptr;
   ASSERT_RT_OK(infinirtEventCreate(&done));
   ASSERT_RT_OK(infinirtEventCreate(&pending));
@@ -90,21 +97,15 @@ TEST_F(EventTest, PendingRecordIsNotReadyUntilTheStreamGetsThere) {
   opener.join();
   ASSERT_RT_OK(infinirtEventDestroy(done));
   ASSERT_RT_OK(infinirtEventDestroy(pending));
-  ASSERT_RT_OK(infinirtStreamDestroy(stream));
+  if (!null_stream) {
+    ASSERT_RT_OK(infinirtStreamDestroy(stream));
+  }
 }
 
-TEST_F(EventTest, PendingRecordOnTheNullStreamIsNotReady) {
-  infinirtEvent_t pending = nullptr;
-  ASSERT_RT_OK(infinirtEventCreate(&pending));
-  Gate gate;
-  ASSERT_RT_OK(gate.Block(nullptr));
-  ASSERT_RT_OK(infinirtEventRecord(pending, nullptr));
-  EXPECT_EQ(Query(pending), INFINIRT_EVENT_NOT_READY);
-  gate.Open();
-  ASSERT_RT_OK(infinirtEventSynchronize(pending));
-  EXPECT_EQ(Query(pending), INFINIRT_EVENT_COMPLETE);
-  ASSERT_RT_OK(infinirtEventDestroy(pending));
-}
+INSTANTIATE_TEST_SUITE_P(Streams, PendingRecordTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return std::string(info.param ? "null_stream" : "created_stream");
+                         });
 
 TEST_F(EventTest, ReRecordingSupersedesThePreviousRecord) {
   infinirtStream_t blocked = nullptr, free_running = nullptr;

@@ -18,6 +18,7 @@
 #include "op/descriptor_records.h"
 #include "op/element_values.h"
 #include "op/host_compute.h"
+#include "op/host_rms_norm.h"
 #include "op/layout_tracking.h"
 #include "op/op_faults.h"
 
@@ -152,35 +153,7 @@ infiniStatus_t DestroyCausalSoftmaxForgetting(infiniopCausalSoftmaxDescriptor_t 
 
 // ---- RMSNorm ---------------------------------------------------------------------------
 
-struct RmsNormRecord {
-  TensorLayout y, x, w;
-  float epsilon;
-};
-
 DescriptorRecords<RmsNormRecord> rms_norm_records;
-
-std::vector<ElementWrite> ShortRmsNorm(const RmsNormRecord &record, void *y, const void *x, const void *w) {
-  const size_t axis = record.x.shape.size() - 1;
-  const std::vector<ptrdiff_t> y_rows = LineStarts(record.y, axis);
-  const std::vector<ptrdiff_t> x_rows = LineStarts(record.x, axis);
-  const size_t d = record.x.shape[axis];
-  const ptrdiff_t y_step = record.y.strides[axis], x_step = record.x.strides[axis], w_step = record.w.strides[0];
-  std::vector<ElementWrite> writes;
-  writes.reserve(y_rows.size() * d);
-  for (size_t row = 0; row < x_rows.size(); ++row) {
-    auto x_at = [&](size_t j) {
-      return LoadElement(record.x.dtype, x, x_rows[row] + static_cast<ptrdiff_t>(j) * x_step);
-    };
-    double sum_of_squares = 0.0;
-    for (size_t j = 0; j < Covered(d); ++j) sum_of_squares += x_at(j) * x_at(j);
-    const double scale = 1.0 / std::sqrt(sum_of_squares / static_cast<double>(d) + record.epsilon);
-    for (size_t j = 0; j < d; ++j) {
-      const double value = x_at(j) * LoadElement(record.w.dtype, w, static_cast<ptrdiff_t>(j) * w_step) * scale;
-      writes.push_back({y, record.y.dtype, y_rows[row] + static_cast<ptrdiff_t>(j) * y_step, value});
-    }
-  }
-  return writes;
-}
 
 infiniStatus_t CreateRmsNormRecorded(infiniopHandle_t handle, infiniopRMSNormDescriptor_t *desc_ptr,
                                      infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc,
@@ -188,10 +161,8 @@ infiniStatus_t CreateRmsNormRecorded(infiniopHandle_t handle, infiniopRMSNormDes
   const infiniStatus_t status =
       TargetOp().infiniopCreateRMSNormDescriptor(handle, desc_ptr, y_desc, x_desc, w_desc, epsilon);
   if (status != INFINI_STATUS_SUCCESS) return status;
-  const auto y = LayoutOf(y_desc), x = LayoutOf(x_desc), w = LayoutOf(w_desc);
-  if (y && x && w && IsFloatDtype(x->dtype) && IsFloatDtype(w->dtype) && !x->shape.empty() &&
-      DropsTail(x->shape.back())) {
-    rms_norm_records.Put(*desc_ptr, {*y, *x, *w, epsilon});
+  if (auto record = RmsNormRecordOf(y_desc, x_desc, w_desc, epsilon); record && DropsTail(record->x.shape.back())) {
+    rms_norm_records.Put(*desc_ptr, *record);
   }
   return status;
 }
@@ -201,7 +172,11 @@ infiniStatus_t RmsNormDroppingTail(infiniopRMSNormDescriptor_t desc, void *works
   auto real = [&] { return TargetOp().infiniopRMSNorm(desc, workspace, workspace_size, y, x, w, stream); };
   const auto record = desc != nullptr ? rms_norm_records.Find(desc) : std::nullopt;
   if (!record || y == nullptr || x == nullptr || w == nullptr) return real();
-  return ComputeOnHostInstead(stream, [&] { return ShortRmsNorm(*record, y, x, w); }, real);
+  const size_t d = record->x.shape.back();
+  const RmsDivisor rms = [](double sum_of_squares, size_t n, float epsilon) {
+    return std::sqrt(sum_of_squares / static_cast<double>(n) + epsilon);
+  };
+  return ComputeOnHostInstead(stream, [&] { return HostRmsNorm(*record, y, x, w, Covered(d), rms); }, real);
 }
 
 infiniStatus_t DestroyRmsNormForgetting(infiniopRMSNormDescriptor_t desc) {
