@@ -49,6 +49,8 @@ const std::vector<OpFault> &OpFaults() {
       {"layer_norm_reads_absent_bias",
        "LayerNorm adds the bias its compute call points to even when its descriptor was made without bias",
        &InstallLayerNormReadsAbsentBias},
+      {"gemm_beta_zero_reads_c", "Gemm with beta = 0 still reads C, so NaN or Inf in C's prior content becomes NaN",
+       &InstallGemmBetaZeroReadsC},
   };
   return faults;
 }

@@ -35,5 +35,6 @@ void InstallNegativeOutputStrideForward(OpTable &calls);
 void InstallReluNanToZero(OpTable &calls);
 void InstallSigmoidNanAtInfinity(OpTable &calls);
 void InstallLayerNormReadsAbsentBias(OpTable &calls);
+void InstallGemmBetaZeroReadsC(OpTable &calls);
 
 }  // namespace infinicts::fault

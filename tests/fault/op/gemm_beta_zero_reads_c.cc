@@ -1,0 +1,41 @@
+// The fault `gemm_beta_zero_reads_c`: Gemm computes alpha·A·B + beta·C as written even when
+// beta is 0, reading C: 0·NaN and 0·Inf are NaN, so a C whose prior content is not finite
+// (uninitialised memory) leaks into the result where OP-GEMM-5 says it must not. Emulated
+// by writing NaN over the real result wherever C held NaN or Inf before the call.
+#include <cmath>
+
+#include "op/element_values.h"
+#include "op/host_gemm.h"
+#include "op/op_faults.h"
+
+namespace infinicts::fault {
+namespace {
+
+bool IsFloatGemm(const GemmLayouts &layouts) { return IsFloatDtype(layouts.c.dtype); }
+
+std::vector<ElementWrite> NanWhereCWasNotFinite(const GemmLayouts &layouts, void *c, const void *, const void *,
+                                                float, float beta) {
+  std::vector<ElementWrite> writes;
+  if (beta != 0.0f) return writes;
+  const GemmMatrix cm(layouts.c);
+  const size_t ndim = layouts.c.shape.size();
+  const size_t batches = ndim == 3 ? layouts.c.shape[0] : 1;
+  const size_t m = layouts.c.shape[ndim - 2], n = layouts.c.shape[ndim - 1];
+  for (size_t batch = 0; batch < batches; ++batch) {
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        const ptrdiff_t at = cm.At(batch, i, j);
+        if (!std::isfinite(LoadElement(layouts.c.dtype, c, at))) {
+          writes.push_back({c, layouts.c.dtype, at, std::nan("")});
+        }
+      }
+    }
+  }
+  return writes;
+}
+
+}  // namespace
+
+void InstallGemmBetaZeroReadsC(OpTable &calls) { InstallHostGemm(calls, &IsFloatGemm, &NanWhereCWasNotFinite); }
+
+}  // namespace infinicts::fault
