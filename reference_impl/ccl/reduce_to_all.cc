@@ -35,9 +35,8 @@ bool UseAvx512() {
 
 }  // namespace
 
-// Measured on the 2-core AVX-512 machine, AllReduce F32 SUM of 8 M elements over 4 ranks
-// (infinicts-reference-speed, memory traffic against memcpy): 0.45-0.62 a 16 KiB block at
-// a time, 0.70-1.03 with the SSE kernels, 1.23-1.41 with the AVX-512 ones.
+// The widest kernels the CPU runs: AllReduce moves most with the AVX-512 ones, then the SSE
+// ones, least a block at a time (measured: bench/README.md, "Kernel choices").
 ReduceToAllFunction FindReduceToAllFunction(infiniDtype_t dtype, infinicclReduceOp_t op, bool allow_avx512) {
 #ifdef INFINICCL_HAS_AVX512_KERNELS
   if (allow_avx512 && UseAvx512()) return FindReduceToAllAvx512(EnumValue(dtype), EnumValue(op));

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "ccl_dtype.h"
-#include "compare/ulp.h"
+#include "tolerance/ulp.h"
 
 namespace infinicts::ccl_cases {
 namespace {

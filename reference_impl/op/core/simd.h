@@ -37,9 +37,8 @@ enum class MapOp { kAdd, kSub, kMul, kSwiGLU, kRelu, kSilu, kGelu, kSigmoid };
 void Map(MapOp op, bool half, const void *const *in, void *out, size_t n, bool streaming);
 
 // Whether streaming stores pay for `op` on outputs far larger than the caches. Only for the
-// operators that do little arithmetic per byte: measured on the 2-core AVX-512 machine, a
-// streaming store stalls the exp- and erf-based kernels (Silu F16 36 against 46 GB/s with
-// plain stores, Gelu F32 22 against 29), while Add F32 moves 67 against 55 GB/s streamed.
+// operators that do little arithmetic per byte: a streaming store stalls the exp- and
+// erf-based kernels (measured: bench/README.md, "Kernel choices").
 constexpr bool StreamsLargeOutputs(MapOp op) {
   return op == MapOp::kAdd || op == MapOp::kSub || op == MapOp::kMul || op == MapOp::kRelu;
 }

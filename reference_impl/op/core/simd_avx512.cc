@@ -192,7 +192,7 @@ inline __m512 Gelu16(__m512 x) { return GeluFromTailPieces(x, kNormalTailPiecesF
 // F16's normal range; past that it grows to 3.3e-4 of results below 2^-14, a small part of
 // their ulp (2^-24). 45 of the 63488 finite F16 inputs round to the neighbour of the
 // correctly rounded result (Silu and Sigmoid F16: about 900); degree 4 rounded all correctly
-// but cost 0.154 against 0.135 ns per element per core in cache (46 against 53 GB/s).
+// but ran slower (bench/README.md, "Kernel choices").
 constexpr float kTailScaleF16 = 5.4800775542f;
 constexpr float kNormalTailPiecesF16[4][32] = {
     {4.026305011e-04f, 3.836512052e-04f, 3.272915978e-04f, 2.433775692e-04f, 1.446093065e-04f, 4.478510304e-05f,
@@ -262,8 +262,8 @@ struct F16Lanes {
     }
   }
   static void StorePart(uint16_t *p, __m512 v, __mmask16 m) { _mm256_mask_storeu_epi16(p, m, Round(v)); }
-  // Two vectors as one 64-byte line: half-line streaming stores cost this CPU a third of
-  // an F16 activation's rate (measured: Silu 34 against 45 GB/s with plain stores).
+  // Two vectors as one 64-byte line: half-line streaming stores cost an F16 activation
+  // about a third of its rate (bench/README.md, "Kernel choices").
   static void StorePair(uint16_t *p, __m512 a, __m512 b, bool streaming) {
     const __m512i line = _mm512_inserti64x4(_mm512_castsi256_si512(Round(a)), Round(b), 1);
     if (streaming) {
@@ -302,8 +302,8 @@ void StoreBlocks(typename Out::Bits *y, size_t n, bool streaming, Block block) {
     i = head;
   }
   // Four vectors a step: their independent chains interleave in the schedulers, which the
-  // long exp and erf dependency chains need to keep the FMA pipes busy. (Eight ran Gelu
-  // F32 faster in cache but at 25 against 37 GB/s on 64 MiB: measured.)
+  // long exp and erf dependency chains need to keep the FMA pipes busy. (Eight ran faster
+  // in cache but slower on outputs beyond it: bench/README.md, "Kernel choices".)
   for (; i + 4 * kLanes <= n; i += 4 * kLanes) {
     const __m512 a = block(i, __mmask16(0xffff)), b = block(i + kLanes, __mmask16(0xffff));
     const __m512 c = block(i + 2 * kLanes, __mmask16(0xffff)), d = block(i + 3 * kLanes, __mmask16(0xffff));
@@ -504,8 +504,8 @@ double ExpShiftedSumTyped(const float *x, float shift, float *y, size_t n, const
   // Four vectors a step, summed in F32 as (e + f) + (g + h) before the widening (two
   // roundings, at most an ulp of the group's sum), as simd_avx2.cc does. For F16 results
   // the groups of 8 steps (32 terms a lane, relative error below 2e-6) are summed in F32
-  // first: the widening adds were an eighth of this loop's time (0.090 -> 0.079 ns per
-  // element in cache, 2026-11-30).
+  // first: the widening adds were an eighth of this loop's time (bench/README.md,
+  // "Kernel choices").
   constexpr int kStepsPerWidening = 8;
   __m512 pending = _mm512_setzero_ps();
   int pending_steps = 0;

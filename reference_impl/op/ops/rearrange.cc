@@ -215,8 +215,8 @@ template <size_t Bytes>
 void CopyTransposedByLines(const TransposePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
   constexpr size_t kBlockRows = 16, kBlockColumns = 64 / Bytes;
-  // Measured on the 2-core AVX-512 machine (4096 x 4096): 512 x 128 F32 tiles moved 38-48
-  // GB/s against 22-27 for 128 x 128 through the staging buffers; F16 in two skewed stripes.
+  // Tall tiles: 512 x 128 F32 tiles moved far more than 128 x 128 ones through the staging
+  // buffers (bench/README.md, "Kernel choices"); F16 in two skewed stripes.
   constexpr size_t kTileRows = Bytes == 4 ? 512 : 1024, kTileColumns = 128;
   constexpr size_t kStripeColumns = Bytes == 4 ? kTileColumns : 64;
   const auto transpose = Bytes == 4 ? simd::TransposeLinesOf32 : simd::TransposeLinesOf16;
@@ -237,7 +237,7 @@ void CopyTransposedByLines(const TransposePlan &plan, void *dst, const void *src
       const size_t block_rows = row_count / kBlockRows * kBlockRows;
       const size_t block_columns = column_count / kBlockColumns * kBlockColumns;
       // Across each stripe's source rows first: each source row is then read as a stream
-      // that advances a line per step (column-first walks measured 20-23 GB/s). Stripe k
+      // that advances a line per step (column-first walks were slower: bench/README.md). Stripe k
       // starts k / stripes of the way down the tile's row blocks.
       const size_t row_steps = block_rows / kBlockRows;
       const size_t stripes = (block_columns + kStripeColumns - 1) / kStripeColumns;
@@ -273,9 +273,8 @@ void Copy(const RearrangePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
   // A large output's contiguous runs leave through streaming stores, as the elementwise
   // operators' do: memmove streams only above the C library's own threshold (glibc: 3/4 of
-  // the shared cache, 190 MB on a Xeon with 480 MiB of L3), far above the chunks the pool
-  // hands it (a 64 MiB tensor on 2 threads: 8 MiB), and below it pays a read for ownership
-  // of every dst line.
+  // the shared cache), far above the chunks the pool hands it, and below it pays a read for
+  // ownership of every dst line (bench/README.md, "Kernel choices").
   const bool streaming = simd::Enabled() && plan.loop.numel() * Bytes >= simd::kStreamingOutputBytes;
   plan.loop.ParallelForEachTiled(size_t(1) << 15, [&](const Offsets<2> &offsets, const Offsets<2> &steps,
                                                       size_t count) {

@@ -69,9 +69,8 @@ inline float *RowScratchF32(size_t n) {
 // SoftmaxRowVector in y itself. F16 rows take three passes: the row's maximum (converting
 // it into F32 scratch on the way), the exponentials into scratch with their sum, and the
 // last step written straight to y (F16 rounding). Plain stores throughout, whatever the
-// size: measured on the 2-core AVX-512 machine (4096 x 4096), streaming stores stall these
-// exp-bound rows (F16 Softmax 32 against 41 GB/s, CausalSoftmax 22 against 43; F32
-// Softmax 45 against 54), as they do the exp-based elementwise kernels.
+// size: streaming stores stall these exp-bound rows, as they do the exp-based elementwise
+// kernels (measured: bench/README.md, "Kernel choices").
 template <class T>
 void SoftmaxRowContiguous(const T *x, T *y, size_t valid, size_t length, bool log, const T *next) {
   const size_t next_bytes = next == nullptr ? 0 : length * sizeof(T);

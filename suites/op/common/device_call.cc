@@ -5,7 +5,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "compare/compare.h"
+#include "tolerance/output_check.h"
 
 namespace infinicts::op_cases {
 namespace {

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "compare/compare.h"
+#include "tolerance/output_check.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {

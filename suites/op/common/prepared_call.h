@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/op_case.h"
-#include "compare/tolerance.h"
+#include "tolerance/tolerance.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {

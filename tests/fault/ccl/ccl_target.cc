@@ -8,29 +8,10 @@
 namespace infinicts::fault {
 namespace {
 
-namespace not_exported {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#define X(name, params, args) \
-  infiniStatus_t name params { return INFINI_STATUS_NOT_IMPLEMENTED; }
-#include "backend/ccl_symbols.def"
-#undef X
-#pragma GCC diagnostic pop
-}  // namespace not_exported
-
-CclTable LoadTarget() {
-  void *handle = OpenTargetLibrary("libinfiniccl.so", reinterpret_cast<const void *>(&LoadTarget));
-  CclTable table;
-#define X(name, params, args)                                             \
-  if (void *symbol = dlsym(handle, #name)) {                              \
-    table.name = reinterpret_cast<decltype(&::name)>(symbol);             \
-  } else {                                                                \
-    table.name = &not_exported::name;                                     \
-  }
-#include "backend/ccl_symbols.def"
-#undef X
-  return table;
-}
+#define INFINICTS_TARGET_TABLE CclTable
+#define INFINICTS_TARGET_SYMBOLS "backend/ccl_symbols.def"
+#define INFINICTS_TARGET_LIBRARY "libinfiniccl.so"
+#include "common/load_target.inc"
 
 }  // namespace
 

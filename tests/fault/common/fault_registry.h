@@ -1,6 +1,6 @@
 // A wrapper's faults: each one is a name and a function that replaces, in the table of
-// calls the wrapper forwards to, the calls it changes. Every interface (runtime now,
-// operators and collectives later) keeps its own list over its own table type.
+// calls the wrapper forwards to, the calls it changes. Each interface (runtime, operators,
+// collectives) keeps its own list over its own table type.
 #pragma once
 
 #include <string>

@@ -8,29 +8,10 @@
 namespace infinicts::fault {
 namespace {
 
-namespace not_exported {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#define X(name, params, args) \
-  infiniStatus_t name params { return INFINI_STATUS_NOT_IMPLEMENTED; }
-#include "backend/op_symbols.def"
-#undef X
-#pragma GCC diagnostic pop
-}  // namespace not_exported
-
-OpTable LoadTarget() {
-  void *handle = OpenTargetLibrary("libinfiniop.so", reinterpret_cast<const void *>(&LoadTarget));
-  OpTable table;
-#define X(name, params, args)                                             \
-  if (void *symbol = dlsym(handle, #name)) {                              \
-    table.name = reinterpret_cast<decltype(&::name)>(symbol);             \
-  } else {                                                                \
-    table.name = &not_exported::name;                                     \
-  }
-#include "backend/op_symbols.def"
-#undef X
-  return table;
-}
+#define INFINICTS_TARGET_TABLE OpTable
+#define INFINICTS_TARGET_SYMBOLS "backend/op_symbols.def"
+#define INFINICTS_TARGET_LIBRARY "libinfiniop.so"
+#include "common/load_target.inc"
 
 }  // namespace
 

@@ -9,29 +9,10 @@
 namespace infinicts::fault {
 namespace {
 
-namespace not_exported {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#define X(name, params, args) \
-  infiniStatus_t name params { return INFINI_STATUS_NOT_IMPLEMENTED; }
-#include "backend/rt_symbols.def"
-#undef X
-#pragma GCC diagnostic pop
-}  // namespace not_exported
-
-RtTable LoadTarget() {
-  void *handle = OpenTargetLibrary("libinfinirt.so", reinterpret_cast<const void *>(&LoadTarget));
-  RtTable table;
-#define X(name, params, args)                                             \
-  if (void *symbol = dlsym(handle, #name)) {                              \
-    table.name = reinterpret_cast<decltype(&::name)>(symbol);             \
-  } else {                                                                \
-    table.name = &not_exported::name;                                     \
-  }
-#include "backend/rt_symbols.def"
-#undef X
-  return table;
-}
+#define INFINICTS_TARGET_TABLE RtTable
+#define INFINICTS_TARGET_SYMBOLS "backend/rt_symbols.def"
+#define INFINICTS_TARGET_LIBRARY "libinfinirt.so"
+#include "common/load_target.inc"
 
 }  // namespace
 

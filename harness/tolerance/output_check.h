@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "compare/tolerance.h"
+#include "tolerance/tolerance.h"
 #include "tensor/host_tensor.h"
 
 namespace infinicts {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "compare/compare.h"
-#include "compare/ulp.h"
+#include "tolerance/output_check.h"
+#include "tolerance/ulp.h"
 #include "oracle/oracles.h"
 #include "tensor/generate.h"
 #include "test_tensors.h"

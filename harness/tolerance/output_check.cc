@@ -1,11 +1,11 @@
-#include "compare/compare.h"
+#include "tolerance/output_check.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "compare/ulp.h"
+#include "tolerance/ulp.h"
 #include "tensor/dtype.h"
 
 namespace infinicts {

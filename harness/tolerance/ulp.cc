@@ -1,4 +1,4 @@
-#include "compare/ulp.h"
+#include "tolerance/ulp.h"
 
 #include <algorithm>
 #include <cmath>

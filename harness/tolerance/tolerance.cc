@@ -1,4 +1,4 @@
-#include "compare/tolerance.h"
+#include "tolerance/tolerance.h"
 
 #include <cmath>
 
