@@ -52,7 +52,8 @@ class Backend {
   const std::vector<std::string> &libraries() const { return libraries_; }
   std::vector<std::string> exported() const { return {exported_.begin(), exported_.end()}; }
   // The interface symbols the backend lacks. InfiniOP's (InfiniCCL's) are listed only when
-  // the backend exports some of them: a backend without libinfiniop.so does not list all 84 names.
+  // the backend exports some of them: a backend without libinfiniop.so does not list every
+  // operator function.
   const std::vector<std::string> &missing() const { return missing_; }
 
   // The tables themselves, for a wrapper that routes every call through its own functions

@@ -219,26 +219,14 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
 #define WITHOUT_WORKSPACE(Op)                                   \
   calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op>::Call; \
   calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
-  WITH_WORKSPACE(Gemm, false)
-  WITH_WORKSPACE(Add, false)
-  WITH_WORKSPACE(Sub, false)
-  WITH_WORKSPACE(Mul, false)
-  WITH_WORKSPACE(SwiGLU, false)
-  WITH_WORKSPACE(Relu, false)
-  WITH_WORKSPACE(Silu, false)
-  WITH_WORKSPACE(Gelu, false)
-  WITH_WORKSPACE(Sigmoid, false)
-  WITH_WORKSPACE(Clip, false)
-  WITH_WORKSPACE(RMSNorm, false)
-  WITH_WORKSPACE(LayerNorm, true)
-  WITH_WORKSPACE(CausalSoftmax, false)
-  WITH_WORKSPACE(Softmax, false)
-  WITH_WORKSPACE(LogSoftmax, false)
-  WITH_WORKSPACE(RoPE, false)
-  WITH_WORKSPACE(Conv, true)
-  WITH_WORKSPACE(RandomSample, false)
-  WITHOUT_WORKSPACE(Rearrange)
-  WITHOUT_WORKSPACE(Embedding)
+  // Every operator of the table, its last data pointer allowed NULL where the table says so.
+#define INFINICTS_DEFER_WORKSPACE(Op, last_data_optional) WITH_WORKSPACE(Op, last_data_optional)
+#define INFINICTS_DEFER_NO_WORKSPACE(Op, last_data_optional) WITHOUT_WORKSPACE(Op)
+#define OPERATOR(Name, subject, workspace, last_data_optional, ...) INFINICTS_DEFER_##workspace(Name, last_data_optional)
+#include "backend/operators.def"
+#undef OPERATOR
+#undef INFINICTS_DEFER_NO_WORKSPACE
+#undef INFINICTS_DEFER_WORKSPACE
 #undef WITH_WORKSPACE
 #undef WITHOUT_WORKSPACE
   calls.infiniopCreateLayerNormDescriptor = &CreateLayerNormRememberingBias;
