@@ -27,10 +27,10 @@ struct LayerNormProblem : Param<LayerNormProblem> {
   Shape RowShape() const { return Shape(shape.begin(), shape.end() - 1); }
 
   std::string Name() const {
+    const char *bias = has_bias ? "__bias" : junk_bias_pointer ? "__no_bias_junk_pointer" : "__no_bias";
     return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
-           LayoutsName({{"out", out_layout}, {"in", in_layout}, {"std", std_layout}}) +
-           (has_bias ? "__bias" : junk_bias_pointer ? "__no_bias_junk_pointer" : "__no_bias") + "__eps_" + NumberName(eps) +
-           (small_variance ? "_small_var" : "");
+           LayoutsName({{"out", out_layout}, {"in", in_layout}, {"std", std_layout}}) + bias + "__eps_" +
+           NumberName(eps) + (small_variance ? "_small_var" : "");
   }
   std::string Json() const {
     return nlohmann::json{{"dtype", DtypeName(dtype)},

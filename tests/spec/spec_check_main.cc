@@ -1,7 +1,6 @@
 // infinicts-spec-check --spec docs/spec/rt.md (--suite build/bin/infinicts-suite-rt | --cases FILE)
 // Fails (exit 1) when a case cites a clause the spec lacks, a case cites none, a MUST
 // clause is checked by no case, or the spec itself is malformed; 2 on bad usage.
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,17 +25,6 @@ bool ReadFile(const std::string &path, std::string *text) {
   return true;
 }
 
-// The suite's own listing: `<suite> --cts-list`.
-bool ListSuite(const std::string &binary, std::string *text) {
-  const std::string command = "'" + binary + "' --cts-list";
-  FILE *pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return false;
-  char buffer[4096];
-  size_t got;
-  while ((got = fread(buffer, 1, sizeof(buffer), pipe)) > 0) text->append(buffer, got);
-  return pclose(pipe) == 0;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -53,7 +41,7 @@ int main(int argc, char **argv) {
 
   std::string markdown, listing;
   if (!ReadFile(spec_path, &markdown)) Usage("cannot read " + spec_path);
-  if (!suite.empty() && !ListSuite(suite, &listing)) Usage("cannot list the cases of " + suite);
+  if (!suite.empty() && !infinicts::spec::ListSuite(suite, &listing)) Usage("cannot list the cases of " + suite);
   if (!cases_path.empty() && !ReadFile(cases_path, &listing)) Usage("cannot read " + cases_path);
 
   const infinicts::spec::Spec spec = infinicts::spec::ParseSpec(markdown);

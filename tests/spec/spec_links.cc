@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -47,6 +48,14 @@ Spec ParseSpec(const std::string &markdown) {
   return spec;
 }
 
+bool ListSuite(const std::string &binary, std::string *listing) {
+  FILE *pipe = popen(("'" + binary + "' --cts-list").c_str(), "r");
+  if (pipe == nullptr) return false;
+  char buffer[4096];
+  for (size_t got; (got = fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing->append(buffer, got);
+  return pclose(pipe) == 0;
+}
+
 std::vector<CitingCase> ParseCaseList(const std::string &json_lines, std::vector<std::string> *errors) {
   std::vector<CitingCase> cases;
   std::istringstream lines(json_lines);
@@ -59,7 +68,10 @@ std::vector<CitingCase> ParseCaseList(const std::string &json_lines, std::vector
       errors->push_back("case list line " + std::to_string(number) + " is not a case with an id and clauses");
       continue;
     }
-    CitingCase listed{json["id"].get<std::string>(), {}};
+    const auto text = [&json](const char *key) {
+      return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : std::string();
+    };
+    CitingCase listed{json["id"].get<std::string>(), {}, text("subject"), text("mode")};
     for (const auto &clause : json["clauses"]) {
       if (clause.is_string()) listed.clauses.push_back(clause.get<std::string>());
     }

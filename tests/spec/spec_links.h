@@ -25,9 +25,16 @@ Spec ParseSpec(const std::string &markdown);
 struct CitingCase {
   std::string id;  // "rt.memory.conformance/memcpy/h2d/bytes_1"
   std::vector<std::string> clauses;
+  std::string subject;  // "memory"; empty when the listing leaves it out
+  std::string mode;     // "conformance", "accuracy" or "perf"; likewise
 };
 
-// Reads `--cts-list` output: one JSON object a line with "id" and "clauses".
+// Runs `<binary> --cts-list` and appends its output to *listing; false when it cannot run
+// or exits non-zero.
+bool ListSuite(const std::string &binary, std::string *listing);
+
+// Reads `--cts-list` output: one JSON object a line with "id" and "clauses" (and, where
+// given, "subject" and "mode").
 std::vector<CitingCase> ParseCaseList(const std::string &json_lines, std::vector<std::string> *errors);
 
 struct LinkReport {

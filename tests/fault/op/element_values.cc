@@ -78,20 +78,6 @@ bool IsFloatDtype(infiniDtype_t dtype) {
          dtype == INFINI_DTYPE_F64;
 }
 
-size_t ElementBytes(infiniDtype_t dtype) {
-  switch (dtype) {
-    case INFINI_DTYPE_F16:
-    case INFINI_DTYPE_BF16:
-      return 2;
-    case INFINI_DTYPE_F32:
-      return 4;
-    case INFINI_DTYPE_F64:
-      return 8;
-    default:
-      return 0;
-  }
-}
-
 double LoadElement(infiniDtype_t dtype, const void *base, ptrdiff_t offset) {
   switch (dtype) {
     case INFINI_DTYPE_F16:

@@ -23,7 +23,6 @@ float Bf16BitsToFloat(uint16_t bits);
 float RoundToHalf(float value);
 
 bool IsFloatDtype(infiniDtype_t dtype);
-size_t ElementBytes(infiniDtype_t dtype);  // of a float dtype; 0 for the others
 
 double LoadElement(infiniDtype_t dtype, const void *base, ptrdiff_t offset);
 void StoreElement(infiniDtype_t dtype, void *base, ptrdiff_t offset, double value);

@@ -25,18 +25,13 @@ std::vector<ElementWrite> LaterBatchesScaled(const GemmLayouts &layouts, void *c
                                              float beta) {
   const TensorLayout &c_layout = layouts.c;
   const GemmMatrix cm(c_layout);
-  const size_t batches = c_layout.shape[0], m = c_layout.shape[1], n = c_layout.shape[2];
   std::vector<ElementWrite> writes;
-  writes.reserve((batches - 1) * m * n);
-  for (size_t batch = 1; batch < batches; ++batch) {
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < n; ++j) {
-        const ptrdiff_t at = cm.At(batch, i, j);
-        const double prior = beta == 0.0f ? 0.0 : beta * LoadElement(c_layout.dtype, c, at);
-        writes.push_back({c, c_layout.dtype, at, prior});
-      }
-    }
-  }
+  writes.reserve(c_layout.ElementCount());
+  ForEachOutputElement(c_layout, 1, [&](size_t batch, size_t i, size_t j) {
+    const ptrdiff_t at = cm.At(batch, i, j);
+    const double prior = beta == 0.0f ? 0.0 : beta * LoadElement(c_layout.dtype, c, at);
+    writes.push_back({c, c_layout.dtype, at, prior});
+  });
   return writes;
 }
 

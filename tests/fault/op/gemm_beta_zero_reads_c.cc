@@ -18,19 +18,10 @@ std::vector<ElementWrite> NanWhereCWasNotFinite(const GemmLayouts &layouts, void
   std::vector<ElementWrite> writes;
   if (beta != 0.0f) return writes;
   const GemmMatrix cm(layouts.c);
-  const size_t ndim = layouts.c.shape.size();
-  const size_t batches = ndim == 3 ? layouts.c.shape[0] : 1;
-  const size_t m = layouts.c.shape[ndim - 2], n = layouts.c.shape[ndim - 1];
-  for (size_t batch = 0; batch < batches; ++batch) {
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < n; ++j) {
-        const ptrdiff_t at = cm.At(batch, i, j);
-        if (!std::isfinite(LoadElement(layouts.c.dtype, c, at))) {
-          writes.push_back({c, layouts.c.dtype, at, std::nan("")});
-        }
-      }
-    }
-  }
+  ForEachOutputElement(layouts.c, 0, [&](size_t batch, size_t i, size_t j) {
+    const ptrdiff_t at = cm.At(batch, i, j);
+    if (!std::isfinite(LoadElement(layouts.c.dtype, c, at))) writes.push_back({c, layouts.c.dtype, at, std::nan("")});
+  });
   return writes;
 }
 

@@ -13,28 +13,21 @@ bool IsF16(const GemmLayouts &layouts) { return layouts.c.dtype == INFINI_DTYPE_
 std::vector<ElementWrite> HalfAccumulatedGemm(const GemmLayouts &layouts, void *c, const void *a, const void *b,
                                               float alpha, float beta) {
   const GemmMatrix cm(layouts.c), am(layouts.a), bm(layouts.b);
-  const size_t ndim = layouts.c.shape.size();
-  const size_t batches = ndim == 3 ? layouts.c.shape[0] : 1;
-  const size_t m = layouts.c.shape[ndim - 2], n = layouts.c.shape[ndim - 1];
   const size_t k = layouts.a.shape.back();
   std::vector<ElementWrite> writes;
-  writes.reserve(batches * m * n);
-  for (size_t batch = 0; batch < batches; ++batch) {
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < n; ++j) {
-        float sum = 0.0f;
-        for (size_t p = 0; p < k; ++p) {
-          const float product = static_cast<float>(LoadElement(INFINI_DTYPE_F16, a, am.At(batch, i, p)) *
-                                                   LoadElement(INFINI_DTYPE_F16, b, bm.At(batch, p, j)));
-          sum = RoundToHalf(sum + product);
-        }
-        const ptrdiff_t at = cm.At(batch, i, j);
-        // beta = 0 reads nothing of C (its prior content may be NaN).
-        const float prior = beta == 0.0f ? 0.0f : beta * static_cast<float>(LoadElement(INFINI_DTYPE_F16, c, at));
-        writes.push_back({c, INFINI_DTYPE_F16, at, RoundToHalf(alpha * sum + prior)});
-      }
+  writes.reserve(layouts.c.ElementCount());
+  ForEachOutputElement(layouts.c, 0, [&](size_t batch, size_t i, size_t j) {
+    float sum = 0.0f;
+    for (size_t p = 0; p < k; ++p) {
+      const float product = static_cast<float>(LoadElement(INFINI_DTYPE_F16, a, am.At(batch, i, p)) *
+                                               LoadElement(INFINI_DTYPE_F16, b, bm.At(batch, p, j)));
+      sum = RoundToHalf(sum + product);
     }
-  }
+    const ptrdiff_t at = cm.At(batch, i, j);
+    // beta = 0 reads nothing of C (its prior content may be NaN).
+    const float prior = beta == 0.0f ? 0.0f : beta * static_cast<float>(LoadElement(INFINI_DTYPE_F16, c, at));
+    writes.push_back({c, INFINI_DTYPE_F16, at, RoundToHalf(alpha * sum + prior)});
+  });
   return writes;
 }
 

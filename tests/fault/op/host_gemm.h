@@ -26,6 +26,19 @@ struct GemmMatrix {
   }
 };
 
+// Calls visit(batch, row, col) for every element of C from batch `first_batch` on (a 2-D C is
+// one batch).
+template <class Visit>
+void ForEachOutputElement(const TensorLayout &c, size_t first_batch, Visit visit) {
+  const size_t ndim = c.shape.size();
+  const size_t batches = ndim == 3 ? c.shape[0] : 1, m = c.shape[ndim - 2], n = c.shape[ndim - 1];
+  for (size_t batch = first_batch; batch < batches; ++batch) {
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) visit(batch, i, j);
+    }
+  }
+}
+
 using GemmSelect = bool (*)(const GemmLayouts &layouts);
 using GemmHostWrites = std::vector<ElementWrite> (*)(const GemmLayouts &layouts, void *c, const void *a,
                                                       const void *b, float alpha, float beta);

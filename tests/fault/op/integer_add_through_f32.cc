@@ -25,19 +25,10 @@ void RoundThroughF32(void *base, ptrdiff_t offset) {
 
 // Every element the layout reaches, odometer order.
 void RoundOutput(const TensorLayout &layout, void *c) {
-  const size_t count = layout.ElementCount();
-  std::vector<size_t> index(layout.shape.size(), 0);
-  ptrdiff_t offset = 0;
-  for (size_t e = 0; e < count; ++e) {
+  ForEachElement([&](ptrdiff_t offset) {
     if (layout.dtype == INFINI_DTYPE_I32) RoundThroughF32<int32_t>(c, offset);
     else RoundThroughF32<int64_t>(c, offset);
-    for (size_t d = index.size(); d-- > 0;) {
-      offset += layout.strides[d];
-      if (++index[d] < layout.shape[d]) break;
-      offset -= layout.strides[d] * static_cast<ptrdiff_t>(layout.shape[d]);
-      index[d] = 0;
-    }
-  }
+  }, layout);
 }
 
 infiniStatus_t CreateAddRecorded(infiniopHandle_t handle, infiniopAddDescriptor_t *desc_ptr,

@@ -23,19 +23,6 @@ namespace {
 // Every output's layout, in argument order, of the descriptors with an output walked backwards.
 DescriptorRecords<std::vector<TensorLayout>> output_layouts;
 
-size_t DtypeBytes(infiniDtype_t dtype) {
-  switch (dtype) {
-    case INFINI_DTYPE_BYTE: case INFINI_DTYPE_BOOL: case INFINI_DTYPE_I8: case INFINI_DTYPE_U8:
-    case INFINI_DTYPE_F8: return 1;
-    case INFINI_DTYPE_I16: case INFINI_DTYPE_U16: case INFINI_DTYPE_F16: case INFINI_DTYPE_BF16:
-    case INFINI_DTYPE_C16: return 2;
-    case INFINI_DTYPE_I32: case INFINI_DTYPE_U32: case INFINI_DTYPE_F32: case INFINI_DTYPE_C32: return 4;
-    case INFINI_DTYPE_I64: case INFINI_DTYPE_U64: case INFINI_DTYPE_F64: case INFINI_DTYPE_C64: return 8;
-    case INFINI_DTYPE_C128: return 16;
-    default: return 0;
-  }
-}
-
 bool WalksBackwards(const TensorLayout &layout) {
   for (size_t d = 0; d < layout.shape.size(); ++d) {
     if (layout.shape[d] > 1 && layout.strides[d] < 0) return true;

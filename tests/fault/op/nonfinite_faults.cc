@@ -25,26 +25,6 @@ struct UnaryLayouts {
 
 DescriptorRecords<UnaryLayouts> relu_layouts, sigmoid_layouts;
 
-// Calls visit(y_offset, x_offset) for every index of y's shape (x has the same), odometer order.
-template <class Visit>
-void ForEachElement(const UnaryLayouts &layouts, Visit visit) {
-  const size_t count = layouts.y.ElementCount();
-  const size_t ndim = layouts.y.shape.size();
-  std::vector<size_t> index(ndim, 0);
-  ptrdiff_t y = 0, x = 0;
-  for (size_t e = 0; e < count; ++e) {
-    visit(y, x);
-    for (size_t d = ndim; d-- > 0;) {
-      y += layouts.y.strides[d];
-      x += layouts.x.strides[d];
-      if (++index[d] < layouts.y.shape[d]) break;
-      y -= layouts.y.strides[d] * static_cast<ptrdiff_t>(layouts.y.shape[d]);
-      x -= layouts.x.strides[d] * static_cast<ptrdiff_t>(layouts.x.shape[d]);
-      index[d] = 0;
-    }
-  }
-}
-
 void Record(DescriptorRecords<UnaryLayouts> &records, infiniStatus_t status, const InfiniopDescriptor *desc,
             infiniopTensorDescriptor_t y_desc, infiniopTensorDescriptor_t x_desc) {
   if (status != INFINI_STATUS_SUCCESS) return;
@@ -66,9 +46,9 @@ infiniStatus_t ReluNanToZero(infiniopReluDescriptor_t desc, void *workspace, siz
   const auto layouts = relu_layouts.Find(desc);
   if (status != INFINI_STATUS_SUCCESS || !layouts || y == nullptr || !WaitForStream(stream)) return status;
   // y is NaN exactly where x was (the real Relu keeps NaN), in place too.
-  ForEachElement(*layouts, [&](ptrdiff_t y_at, ptrdiff_t) {
+  ForEachElement([&](ptrdiff_t y_at) {
     if (std::isnan(LoadElement(layouts->y.dtype, y, y_at))) StoreElement(layouts->y.dtype, y, y_at, 0.0);
-  });
+  }, layouts->y);
   return status;
 }
 
@@ -91,9 +71,9 @@ infiniStatus_t SigmoidNanAtInfinity(infiniopSigmoidDescriptor_t desc, void *work
   // among it, is done): y may be x (in place).
   std::vector<ptrdiff_t> overflowing;
   if (layouts && x != nullptr && WaitForStream(stream)) {
-    ForEachElement(*layouts, [&](ptrdiff_t y_at, ptrdiff_t x_at) {
+    ForEachElement([&](ptrdiff_t y_at, ptrdiff_t x_at) {
       if (LoadElement(layouts->x.dtype, x, x_at) > kExpOverflowsF32) overflowing.push_back(y_at);
-    });
+    }, layouts->y, layouts->x);
   }
   const infiniStatus_t status = TargetOp().infiniopSigmoid(desc, workspace, workspace_size, y, x, stream);
   if (status != INFINI_STATUS_SUCCESS || overflowing.empty() || y == nullptr || !WaitForStream(stream)) return status;

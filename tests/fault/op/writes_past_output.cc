@@ -14,9 +14,8 @@ DescriptorRecords<TensorLayout> output_layouts;  // of the Add and Relu descript
 
 // The bytes of one output element: the float dtypes, and Add's integer ones.
 size_t OutputBytes(infiniDtype_t dtype) {
-  if (dtype == INFINI_DTYPE_I32) return 4;
-  if (dtype == INFINI_DTYPE_I64) return 8;
-  return ElementBytes(dtype);
+  const bool written = IsFloatDtype(dtype) || dtype == INFINI_DTYPE_I32 || dtype == INFINI_DTYPE_I64;
+  return written ? DtypeBytes(dtype) : 0;
 }
 
 void RecordOutput(infiniStatus_t status, const InfiniopDescriptor *desc, infiniopTensorDescriptor_t output) {
