@@ -11,10 +11,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "infiniop/ops/add.h"
-#include "infiniop/ops/gemm.h"
-#include "infiniop/ops/rms_norm.h"
-#include "infiniop/ops/softmax.h"
+#include "infiniop.h"
 #include "infiniop/tensor_descriptor.h"
 
 namespace infinicts::bench::cuda {

@@ -1,5 +1,6 @@
 // The reference operators through the InfiniOP interface of libinfiniop.so: Gemm F32,
-// the elementwise operators, Rearrange, RMSNorm and the softmaxes, at large sizes.
+// every elementwise operator of include/infiniop/operators.def, Rearrange, RMSNorm and the
+// softmaxes, at large sizes.
 // An operator's bandwidth counts every input read once and the output written once.
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "benchmarks.h"
 #include "infiniop.h"
+#include "infiniop/same_shape_operators.hpp"
 #include "tensors.h"
 
 namespace infinicts::bench {
@@ -49,39 +51,6 @@ size_t Count(const std::vector<size_t> &shape) {
   return count;
 }
 
-struct BinaryOp {
-  const char *name;
-  infiniStatus_t (*create)(infiniopHandle_t, Desc *, infiniopTensorDescriptor_t, infiniopTensorDescriptor_t,
-                           infiniopTensorDescriptor_t);
-  infiniStatus_t (*workspace)(Desc, size_t *);
-  infiniStatus_t (*run)(Desc, void *, size_t, void *, const void *, const void *, void *);
-  infiniStatus_t (*destroy)(Desc);
-};
-
-struct UnaryOp {
-  const char *name;
-  infiniStatus_t (*create)(infiniopHandle_t, Desc *, infiniopTensorDescriptor_t, infiniopTensorDescriptor_t);
-  infiniStatus_t (*workspace)(Desc, size_t *);
-  infiniStatus_t (*run)(Desc, void *, size_t, void *, const void *, void *);
-  infiniStatus_t (*destroy)(Desc);
-};
-
-const BinaryOp kBinaryOps[] = {
-    {"add", infiniopCreateAddDescriptor, infiniopGetAddWorkspaceSize, infiniopAdd, infiniopDestroyAddDescriptor},
-    {"sub", infiniopCreateSubDescriptor, infiniopGetSubWorkspaceSize, infiniopSub, infiniopDestroySubDescriptor},
-    {"mul", infiniopCreateMulDescriptor, infiniopGetMulWorkspaceSize, infiniopMul, infiniopDestroyMulDescriptor},
-    {"swiglu", infiniopCreateSwiGLUDescriptor, infiniopGetSwiGLUWorkspaceSize, infiniopSwiGLU,
-     infiniopDestroySwiGLUDescriptor},
-};
-
-const UnaryOp kUnaryOps[] = {
-    {"relu", infiniopCreateReluDescriptor, infiniopGetReluWorkspaceSize, infiniopRelu, infiniopDestroyReluDescriptor},
-    {"silu", infiniopCreateSiluDescriptor, infiniopGetSiluWorkspaceSize, infiniopSilu, infiniopDestroySiluDescriptor},
-    {"gelu", infiniopCreateGeluDescriptor, infiniopGetGeluWorkspaceSize, infiniopGelu, infiniopDestroyGeluDescriptor},
-    {"sigmoid", infiniopCreateSigmoidDescriptor, infiniopGetSigmoidWorkspaceSize, infiniopSigmoid,
-     infiniopDestroySigmoidDescriptor},
-};
-
 // Softmax and LogSoftmax share a signature (with an axis); CausalSoftmax has none.
 struct AxisSoftmaxOp {
   const char *name;
@@ -98,32 +67,26 @@ const AxisSoftmaxOp kAxisSoftmaxOps[] = {
      infiniopDestroyLogSoftmaxDescriptor},
 };
 
-void BinaryBenchmark(benchmark::State &state, const BinaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
+// An elementwise operator of the table (include/infiniop/same_shape_operators.hpp) with every
+// tensor contiguous and of one shape.
+void SameShapeBenchmark(benchmark::State &state, const infiniop_same_shape::Operator &op, std::vector<size_t> shape,
+                        infiniDtype_t dtype, size_t memcpy_bytes) {
   const ReferenceDevice &device = ReferenceDevice::Get(0);
-  const size_t count = Count(shape);
+  const size_t count = Count(shape), tensors = op.inputs + 1;
   const TensorDesc tensor(shape, dtype);
   Desc created = nullptr;
-  Check(op.create(device.handle(), &created, tensor.get(), tensor.get(), tensor.get()), op.name);
-  const Descriptor desc(device, created, op.workspace, op.destroy);
-  const auto a = Filled(device, count, dtype, 1), b = Filled(device, count, dtype, 2), c = Filled(device, count, dtype, 3);
+  Check(op.create(device.handle(), &created, std::vector<infiniopTensorDescriptor_t>(tensors, tensor.get())), op.subject);
+  const Descriptor desc(device, created, op.workspace_size, op.destroy);
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<void *> data;
+  for (size_t t = 0; t < tensors; ++t) {
+    buffers.push_back(Filled(device, count, dtype, static_cast<unsigned>(t + 1)));
+    data.push_back(buffers.back()->data());
+  }
   PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
   RunReferenceLoop(state, device, [&] {
-    Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, c->data(), a->data(), b->data(), device.stream()), op.name);
-  }, 3.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
-}
-
-void UnaryBenchmark(benchmark::State &state, const UnaryOp &op, std::vector<size_t> shape, infiniDtype_t dtype, size_t memcpy_bytes) {
-  const ReferenceDevice &device = ReferenceDevice::Get(0);
-  const size_t count = Count(shape);
-  const TensorDesc tensor(shape, dtype);
-  Desc created = nullptr;
-  Check(op.create(device.handle(), &created, tensor.get(), tensor.get()), op.name);
-  const Descriptor desc(device, created, op.workspace, op.destroy);
-  const auto x = Filled(device, count, dtype, 1), y = Filled(device, count, dtype, 2);
-  PairedMemcpy paired(ReferenceThreads(), memcpy_bytes);
-  RunReferenceLoop(state, device, [&] {
-    Check(op.run(desc.desc, desc.ws(), desc.workspace_bytes, y->data(), x->data(), device.stream()), op.name);
-  }, 2.0 * static_cast<double>(count * DtypeBytes(dtype)), 0, &paired);
+    Check(op.compute(desc.desc, desc.ws(), desc.workspace_bytes, data, device.stream()), op.subject);
+  }, static_cast<double>(tensors * count * DtypeBytes(dtype)), 0, &paired);
 }
 
 void AxisSoftmaxBenchmark(benchmark::State &state, const AxisSoftmaxOp &op, std::vector<size_t> shape,
@@ -261,16 +224,11 @@ void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows
     const std::string type = DtypeName(dtype);
     const std::string suffix = "/" + type + "/" + ShapeName(matrix);
     const std::string upper = type == "f16" ? " F16" : " F32";
-    for (const BinaryOp &op : kBinaryOps) {
-      AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
-                       kElementwiseTarget, [&op, matrix, dtype, copy](benchmark::State &state) {
-                         BinaryBenchmark(state, op, matrix, dtype, copy);
-                       });
-    }
-    for (const UnaryOp &op : kUnaryOps) {
-      AddBandwidthPair(config, rows, std::string("ref/") + op.name + suffix, std::string(op.name) + upper + " vs memcpy",
-                       kElementwiseTarget, [&op, matrix, dtype, copy](benchmark::State &state) {
-                         UnaryBenchmark(state, op, matrix, dtype, copy);
+    for (const infiniop_same_shape::Operator &op : infiniop_same_shape::Operators()) {
+      AddBandwidthPair(config, rows, std::string("ref/") + op.subject + suffix,
+                       std::string(op.subject) + upper + " vs memcpy", kElementwiseTarget,
+                       [&op, matrix, dtype, copy](benchmark::State &state) {
+                         SameShapeBenchmark(state, op, matrix, dtype, copy);
                        });
     }
     AddBandwidthPair(config, rows, "ref/rearrange" + suffix, "rearrange" + upper + " vs memcpy", kElementwiseTarget,

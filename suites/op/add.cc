@@ -16,20 +16,7 @@ struct AddTraits {
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
-  static OpCalls Calls() {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateAddDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetAddWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopAdd(desc, workspace, size, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyAddDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls() { return OperatorCalls<api::Add>(); }
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 2.0);
   }

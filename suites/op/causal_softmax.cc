@@ -44,20 +44,7 @@ struct CausalSoftmaxOp {
             {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, p.shape)}};
   }
 
-  static OpCalls Calls(const Problem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateCausalSoftmaxDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetCausalSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopCausalSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyCausalSoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::CausalSoftmax>(); }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
     FillLargeMagnitudeRows(t[1], rng, p.shape.size() - 1, kRowMagnitude);

@@ -16,20 +16,7 @@ struct ClipTraits {
   static constexpr bool kBoundInputs = true;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x", "min_val", "max_val"}; }
-  static OpCalls Calls() {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateClipDescriptor(handle, desc, t[0], t[1], t[2], t[3]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetClipWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopClip(desc, workspace, size, d[0], d[1], d[2], d[3], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyClipDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls() { return OperatorCalls<api::Clip>(); }
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillAwayFromZero(t[1], rng, 0.25, 3.0);
     FillUniform(t[2], rng, -1.5, -0.5);

@@ -98,27 +98,9 @@ struct ConvOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    // The create call takes the attribute arrays as void *; these copies live in the closure.
-    auto pads = std::make_shared<std::vector<size_t>>(p.pads);
-    auto strides = std::make_shared<std::vector<ptrdiff_t>>(p.strides);
-    auto dilations = std::make_shared<std::vector<size_t>>(p.dilations);
-    const size_t n = p.n();
-    OpCalls calls;
-    calls.create = [pads, strides, dilations, n](infiniopHandle_t handle, OpDescriptor *desc,
-                                                const TensorDescriptors &t) {
-      return cts::op().infiniopCreateConvDescriptor(handle, desc, t[0], t[1], t[2], t[3],
-                                                    pads->empty() ? nullptr : pads->data(),
-                                                    strides->empty() ? nullptr : strides->data(),
-                                                    dilations->empty() ? nullptr : dilations->data(), n);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetConvWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopConv(desc, workspace, size, d[0], d[1], d[2], d[3], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyConvDescriptor(desc); };
-    return calls;
+    // The create call takes the attribute arrays as void *; these copies live in the calls.
+    return OperatorCalls<api::Conv>(std::make_tuple(AttributeArray(p.pads), AttributeArray(p.strides),
+                                                    AttributeArray(p.dilations), p.n()));
   }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {

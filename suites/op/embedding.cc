@@ -56,18 +56,7 @@ struct EmbeddingOp {
             {"weight", Role::kInput, p.dtype, MakeLayout(p.weight_layout, {p.vocab, p.dim})}};
   }
 
-  static OpCalls Calls(const Problem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateEmbeddingDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    // No workspace functions: the workspace arguments are not part of the call.
-    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopEmbedding(desc, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyEmbeddingDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::Embedding>(); }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
     FillIntegers(t[1], rng, 0, static_cast<int64_t>(p.vocab));

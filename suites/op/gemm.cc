@@ -69,20 +69,8 @@ struct GemmOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const float alpha = static_cast<float>(p.alpha), beta = static_cast<float>(p.beta);
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateGemmDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetGemmWorkspaceSize(desc, size);
-    };
-    calls.compute = [alpha, beta](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d,
-                                  void *stream) {
-      return cts::op().infiniopGemm(desc, workspace, size, d[0], d[1], d[2], alpha, beta, stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyGemmDescriptor(desc); };
-    return calls;
+    const auto scalars = std::make_tuple(static_cast<float>(p.alpha), static_cast<float>(p.beta));
+    return OperatorCalls<api::Gemm>(std::tuple<>(), scalars);
   }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {

@@ -67,19 +67,7 @@ struct LayerNormOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const float eps = static_cast<float>(p.eps);
-    OpCalls calls;
-    calls.create = [eps](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateLayerNormDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4], t[5], eps);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetLayerNormWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopLayerNorm(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], d[5], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLayerNormDescriptor(desc); };
-    return calls;
+    return OperatorCalls<api::LayerNorm>(std::make_tuple(static_cast<float>(p.eps)));
   }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {

@@ -15,20 +15,7 @@ struct LogSoftmaxTraits {
   static constexpr double kRowMagnitude = 120.0;
   static constexpr double kFlopsPerElement = perf_flops::kSoftmax;
   static std::vector<std::string> Names() { return {"output", "input"}; }
-  static OpCalls Calls(int dim) {
-    OpCalls calls;
-    calls.create = [dim](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateLogSoftmaxDescriptor(handle, desc, t[0], t[1], dim);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetLogSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopLogSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLogSoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(int dim) { return OperatorCalls<api::LogSoftmax>(std::make_tuple(dim)); }
   static HostTensor Oracle(const HostTensor &x, int dim) { return oracle::LogSoftmax(x, dim); }
   static OpClauses Clauses() {
     return {{"OP-LOGSOFTMAX-3"}, {"OP-LOGSOFTMAX-2"}, {"OP-LOGSOFTMAX-2"}, {}, {"OP-LOGSOFTMAX-1"}};

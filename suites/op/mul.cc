@@ -15,20 +15,7 @@ struct MulTraits {
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kProducts;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
-  static OpCalls Calls() {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateMulDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetMulWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopMul(desc, workspace, size, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyMulDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls() { return OperatorCalls<api::Mul>(); }
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 2.0);
   }

@@ -90,20 +90,9 @@ struct RandomSampleOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const Sampling s = p.sampling;
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRandomSampleDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRandomSampleWorkspaceSize(desc, size);
-    };
-    calls.compute = [s](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRandomSample(desc, workspace, size, d[0], d[1], s.random_val, s.topp, s.topk,
-                                            s.temperature, stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRandomSampleDescriptor(desc); };
-    return calls;
+    const Sampling &s = p.sampling;
+    const auto scalars = std::make_tuple(s.random_val, s.topp, s.topk, s.temperature);
+    return OperatorCalls<api::RandomSample>(std::tuple<>(), scalars);
   }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {

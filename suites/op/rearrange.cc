@@ -49,18 +49,7 @@ struct RearrangeOp {
             {"src", Role::kInput, p.dtype, MakeLayout(p.src_layout, p.shape)}};
   }
 
-  static OpCalls Calls(const Problem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRearrangeDescriptor(handle, desc, t[0], t[1]);
-    };
-    // No workspace functions: the workspace arguments are not part of the call.
-    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRearrange(desc, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRearrangeDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::Rearrange>(); }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
     HostTensor &src = t[1];

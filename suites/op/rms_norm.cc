@@ -54,19 +54,7 @@ struct RmsNormOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const float epsilon = static_cast<float>(p.epsilon);
-    OpCalls calls;
-    calls.create = [epsilon](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRMSNormDescriptor(handle, desc, t[0], t[1], t[2], epsilon);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRMSNormWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRMSNorm(desc, workspace, size, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRMSNormDescriptor(desc); };
-    return calls;
+    return OperatorCalls<api::RMSNorm>(std::make_tuple(static_cast<float>(p.epsilon)));
   }
 
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {

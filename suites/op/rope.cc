@@ -81,23 +81,16 @@ struct RopeOp {
   }
 
   static OpCalls Calls(const Problem &p) {
-    const int algo = p.algo;
-    OpCalls calls;
-    calls.create = [algo](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      // The C ABI passes the enum as an int: so does this call, whatever the value.
+    OpCalls calls = OperatorCalls<api::RoPE>(std::make_tuple(INFINIOP_ROPE_ALGO_GPT_J));
+    // The algo travels as the C ABI passes an enum, an int, whatever its value (the bad
+    // descriptors pass values outside the enum, which a C++ enum cannot hold).
+    calls.create = [algo = p.algo](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
       using CreateWithIntAlgo = infiniStatus_t (*)(infiniopHandle_t, OpDescriptor *, infiniopTensorDescriptor_t,
                                                    infiniopTensorDescriptor_t, infiniopTensorDescriptor_t,
                                                    infiniopTensorDescriptor_t, infiniopTensorDescriptor_t, int);
       const auto create = reinterpret_cast<CreateWithIntAlgo>(cts::op().infiniopCreateRoPEDescriptor);
-      return create(handle, desc, t[0], t[1], t[2], t[3], t[4], algo);
+      return create(handle, desc, t.at(0), t.at(1), t.at(2), t.at(3), t.at(4), algo);
     };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRoPEWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRoPE(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRoPEDescriptor(desc); };
     return calls;
   }
 

@@ -14,20 +14,7 @@ struct SigmoidTraits {
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }
-  static OpCalls Calls() {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateSigmoidDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetSigmoidWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopSigmoid(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySigmoidDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls() { return OperatorCalls<api::Sigmoid>(); }
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillInputsAwayFromZero(t, rng, 0.25, 8.0);
   }

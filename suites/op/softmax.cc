@@ -14,20 +14,7 @@ struct SoftmaxTraits {
   static constexpr double kRowMagnitude = 750.0;
   static constexpr double kFlopsPerElement = perf_flops::kSoftmax;
   static std::vector<std::string> Names() { return {"y", "x"}; }
-  static OpCalls Calls(int axis) {
-    OpCalls calls;
-    calls.create = [axis](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateSoftmaxDescriptor(handle, desc, t[0], t[1], axis);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(int axis) { return OperatorCalls<api::Softmax>(std::make_tuple(axis)); }
   static HostTensor Oracle(const HostTensor &x, int axis) { return oracle::Softmax(x, axis); }
   static OpClauses Clauses() { return {{"OP-SOFTMAX-3"}, {"OP-SOFTMAX-2"}, {"OP-SOFTMAX-2"}, {}, {"OP-SOFTMAX-1"}}; }
 };

@@ -15,20 +15,7 @@ struct SwiGLUTraits {
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }
-  static OpCalls Calls() {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateSwiGLUDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetSwiGLUWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopSwiGLU(desc, workspace, size, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySwiGLUDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls() { return OperatorCalls<api::SwiGLU>(); }
   static void Fill(std::vector<HostTensor> &t, Rng &rng) {
     FillAwayFromZero(t[1], rng, 0.25, 2.0);
     FillAwayFromZero(t[2], rng, 0.25, 6.0);

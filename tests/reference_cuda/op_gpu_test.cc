@@ -12,6 +12,7 @@
 
 #include "cuda_count.h"
 #include "infiniop.h"
+#include "infiniop/same_shape_operators.hpp"
 #include "infinirt.h"
 #include "op_test_support.h"
 
@@ -98,40 +99,15 @@ class OpGpu : public ::testing::Test {
 
 // ---- Elementwise ---------------------------------------------------------------------
 
-using UnaryCreate = infiniStatus_t (*)(infiniopHandle_t, InfiniopDescriptor **, infiniopTensorDescriptor_t,
-                                       infiniopTensorDescriptor_t);
-using UnaryCompute = infiniStatus_t (*)(InfiniopDescriptor *, void *, size_t, void *, const void *, void *);
-using BinaryCreate = infiniStatus_t (*)(infiniopHandle_t, InfiniopDescriptor **, infiniopTensorDescriptor_t,
-                                        infiniopTensorDescriptor_t, infiniopTensorDescriptor_t);
-using BinaryCompute = infiniStatus_t (*)(InfiniopDescriptor *, void *, size_t, void *, const void *, const void *,
-                                         void *);
-using Destroy = infiniStatus_t (*)(InfiniopDescriptor *);
-
-struct UnaryOp {
-  const char *name;
-  UnaryCreate create;
-  UnaryCompute compute;
-  Destroy destroy;
-};
-struct BinaryOp {
-  const char *name;
-  BinaryCreate create;
-  BinaryCompute compute;
-  Destroy destroy;
-};
-
-const UnaryOp kUnaryOps[] = {
-    {"relu", infiniopCreateReluDescriptor, infiniopRelu, infiniopDestroyReluDescriptor},
-    {"silu", infiniopCreateSiluDescriptor, infiniopSilu, infiniopDestroySiluDescriptor},
-    {"gelu", infiniopCreateGeluDescriptor, infiniopGelu, infiniopDestroyGeluDescriptor},
-    {"sigmoid", infiniopCreateSigmoidDescriptor, infiniopSigmoid, infiniopDestroySigmoidDescriptor},
-};
-const BinaryOp kBinaryOps[] = {
-    {"add", infiniopCreateAddDescriptor, infiniopAdd, infiniopDestroyAddDescriptor},
-    {"sub", infiniopCreateSubDescriptor, infiniopSub, infiniopDestroySubDescriptor},
-    {"mul", infiniopCreateMulDescriptor, infiniopMul, infiniopDestroyMulDescriptor},
-    {"swiglu", infiniopCreateSwiGLUDescriptor, infiniopSwiGLU, infiniopDestroySwiGLUDescriptor},
-};
+// The elementwise operators of include/infiniop/operators.def, by their number of inputs
+// (Clip, with its bounds, has a case of its own below).
+std::vector<infiniop_same_shape::Operator> OperatorsWithInputs(size_t inputs) {
+  std::vector<infiniop_same_shape::Operator> chosen;
+  for (const auto &op : infiniop_same_shape::Operators()) {
+    if (op.inputs == inputs) chosen.push_back(op);
+  }
+  return chosen;
+}
 
 struct Layout {
   std::vector<size_t> shape;
@@ -156,18 +132,18 @@ size_t Numel(const std::vector<size_t> &shape) {
 }
 
 TEST_F(OpGpu, UnaryOperatorsOnEveryLayoutAndDtype) {
-  for (const UnaryOp &op : kUnaryOps) {
+  for (const auto &op : OperatorsWithInputs(1)) {
     for (infiniDtype_t dtype : kFloatDtypes) {
       for (const LayoutPair &layouts : kUnaryLayouts) {
-        SCOPED_TRACE(std::string(op.name) + " dtype " + std::to_string(dtype));
+        SCOPED_TRACE(std::string(op.subject) + " dtype " + std::to_string(dtype));
         ExpectGpuMatchesCpu(
             [&](infiniopHandle_t handle, infinirtStream_t stream) {
               Tensor x(layouts.in.shape, dtype, layouts.in.strides), y(layouts.out.shape, dtype, layouts.out.strides);
               x.Upload(Values(Numel(layouts.in.shape), 1, 6, true));
               y.Upload(std::vector<double>(Numel(layouts.out.shape), 0));
               InfiniopDescriptor *desc = nullptr;
-              EXPECT_EQ(op.create(handle, &desc, y.desc(), x.desc()), INFINI_STATUS_SUCCESS);
-              EXPECT_EQ(op.compute(desc, nullptr, 0, y.data(), x.data(), stream), INFINI_STATUS_SUCCESS);
+              EXPECT_EQ(op.create(handle, &desc, {y.desc(), x.desc()}), INFINI_STATUS_SUCCESS);
+              EXPECT_EQ(op.compute(desc, nullptr, 0, {y.data(), x.data()}, stream), INFINI_STATUS_SUCCESS);
               EXPECT_EQ(infinirtStreamSynchronize(stream), INFINI_STATUS_SUCCESS);
               EXPECT_EQ(op.destroy(desc), INFINI_STATUS_SUCCESS);
               return y.Download();
@@ -179,9 +155,9 @@ TEST_F(OpGpu, UnaryOperatorsOnEveryLayoutAndDtype) {
 }
 
 TEST_F(OpGpu, BinaryOperatorsWithBroadcastAndInPlace) {
-  for (const BinaryOp &op : kBinaryOps) {
+  for (const auto &op : OperatorsWithInputs(2)) {
     for (infiniDtype_t dtype : kFloatDtypes) {
-      SCOPED_TRACE(std::string(op.name) + " dtype " + std::to_string(dtype));
+      SCOPED_TRACE(std::string(op.subject) + " dtype " + std::to_string(dtype));
       // b broadcasts one row over every row (stride 0) and a is transposed.
       ExpectGpuMatchesCpu(
           [&](infiniopHandle_t handle, infinirtStream_t stream) {
@@ -192,8 +168,8 @@ TEST_F(OpGpu, BinaryOperatorsWithBroadcastAndInPlace) {
             for (int r = 0; r < 29; ++r) b_values.insert(b_values.end(), row.begin(), row.end());
             b.Upload(b_values);
             InfiniopDescriptor *desc = nullptr;
-            EXPECT_EQ(op.create(handle, &desc, c.desc(), a.desc(), b.desc()), INFINI_STATUS_SUCCESS);
-            EXPECT_EQ(op.compute(desc, nullptr, 0, c.data(), a.data(), b.data(), stream), INFINI_STATUS_SUCCESS);
+            EXPECT_EQ(op.create(handle, &desc, {c.desc(), a.desc(), b.desc()}), INFINI_STATUS_SUCCESS);
+            EXPECT_EQ(op.compute(desc, nullptr, 0, {c.data(), a.data(), b.data()}, stream), INFINI_STATUS_SUCCESS);
             EXPECT_EQ(infinirtStreamSynchronize(stream), INFINI_STATUS_SUCCESS);
             EXPECT_EQ(op.destroy(desc), INFINI_STATUS_SUCCESS);
             return c.Download();
@@ -206,8 +182,8 @@ TEST_F(OpGpu, BinaryOperatorsWithBroadcastAndInPlace) {
             a.Upload(Values(1029, 4, 3, true));
             b.Upload(Values(1029, 5, 3));
             InfiniopDescriptor *desc = nullptr;
-            EXPECT_EQ(op.create(handle, &desc, a.desc(), a.desc(), b.desc()), INFINI_STATUS_SUCCESS);
-            EXPECT_EQ(op.compute(desc, nullptr, 0, a.data(), a.data(), b.data(), stream), INFINI_STATUS_SUCCESS);
+            EXPECT_EQ(op.create(handle, &desc, {a.desc(), a.desc(), b.desc()}), INFINI_STATUS_SUCCESS);
+            EXPECT_EQ(op.compute(desc, nullptr, 0, {a.data(), a.data(), b.data()}, stream), INFINI_STATUS_SUCCESS);
             EXPECT_EQ(infinirtStreamSynchronize(stream), INFINI_STATUS_SUCCESS);
             EXPECT_EQ(op.destroy(desc), INFINI_STATUS_SUCCESS);
             return a.Download();

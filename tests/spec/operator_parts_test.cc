@@ -1,4 +1,4 @@
-// Every operator of harness/backend/operators.def has all its parts: its fp64 oracle (checked
+// Every operator of include/infiniop/operators.def has all its parts: its fp64 oracle (checked
 // when this file compiles: infinicts::oracle::<Name> must exist), its CPU kernel
 // (reference_impl/op/ops/<subject>.cc), its clauses (OP-<SUBJECT>-1 in docs/spec/op.md) and
 // conformance, accuracy and perf cases in the operator suite's listing.
@@ -23,7 +23,7 @@ namespace {
 // not build.
 #define OPERATOR(Name, subject, ...) \
   static_assert(sizeof(&::infinicts::oracle::Name) > 0, "operator " #Name " has no fp64 oracle");
-#include "backend/operators.def"
+#include "infiniop/operators.def"
 #undef OPERATOR
 
 struct OperatorRow {
@@ -33,7 +33,7 @@ struct OperatorRow {
 
 #define OPERATOR(Name, subject, ...) {#Name, #subject},
 const OperatorRow kOperators[] = {
-#include "backend/operators.def"
+#include "infiniop/operators.def"
 };
 #undef OPERATOR
 

@@ -10,9 +10,11 @@
 
 namespace infinicts::ref::op {
 
+// One kind per operator of include/infiniop/operators.def: k<Name>.
 enum class OpKind {
-  kGemm, kAdd, kSub, kMul, kSwiGLU, kRelu, kSilu, kGelu, kSigmoid, kClip, kRMSNorm, kLayerNorm,
-  kCausalSoftmax, kSoftmax, kLogSoftmax, kRoPE, kConv, kRandomSample, kRearrange, kEmbedding,
+#define OPERATOR(Name, ...) k##Name,
+#include "infiniop/operators.def"
+#undef OPERATOR
 };
 
 }  // namespace infinicts::ref::op

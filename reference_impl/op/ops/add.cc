@@ -1,5 +1,5 @@
 // Add: c = a + b.
-#include "infiniop/ops/add.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

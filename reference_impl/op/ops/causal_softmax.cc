@@ -1,6 +1,6 @@
 // CausalSoftmax over the last dim of (..., seq, total), total >= seq: row i keeps the
 // columns j <= total - seq + i and the others become 0.
-#include "infiniop/ops/causal_softmax.h"
+#include "infiniop.h"
 #include "ops/softmax_rows.h"
 
 using namespace infinicts::ref::op;

@@ -1,6 +1,6 @@
 // Clip: y = max(min(x, max_val), min_val) elementwise, so min_val wins where the bounds
 // cross (InfiniCore's order); a NaN x stays NaN, a NaN bound leaves x as it is.
-#include "infiniop/ops/clip.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

@@ -11,7 +11,7 @@
 #include "core/blas.h"
 #include "core/dtype.h"
 #include "core/parallel.h"
-#include "infiniop/ops/conv.h"
+#include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/conv.h"
 #endif

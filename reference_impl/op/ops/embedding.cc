@@ -7,7 +7,7 @@
 #include "core/api.h"
 #include "core/dtype.h"
 #include "core/strided_loop.h"
-#include "infiniop/ops/embedding.h"
+#include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/rows/rows_args.h"
 #include "cuda/rows/rows_ops.h"

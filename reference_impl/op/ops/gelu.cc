@@ -1,5 +1,5 @@
 // Gelu, the exact (erf) form: y = x / 2 * (1 + erf(x / sqrt(2))) = x / 2 * erfc(-x / sqrt(2)).
-#include "infiniop/ops/gelu.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

@@ -10,7 +10,7 @@
 #include "core/blas.h"
 #include "core/dtype.h"
 #include "core/parallel.h"
-#include "infiniop/ops/gemm.h"
+#include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/gemm.h"
 #endif

@@ -1,5 +1,5 @@
 // LogSoftmax along one dim: output = (input - max) - log(sum(exp(input - max))).
-#include "infiniop/ops/log_softmax.h"
+#include "infiniop.h"
 #include "ops/softmax_rows.h"
 
 using namespace infinicts::ref::op;

@@ -1,5 +1,5 @@
 // Mul: c = a * b.
-#include "infiniop/ops/mul.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

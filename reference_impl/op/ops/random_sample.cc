@@ -14,7 +14,7 @@
 
 #include "core/api.h"
 #include "core/dtype.h"
-#include "infiniop/ops/random_sample.h"
+#include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/rows/rows_args.h"
 #include "cuda/rows/rows_ops.h"

@@ -10,7 +10,7 @@
 #include "core/dtype.h"
 #include "core/simd.h"
 #include "core/strided_loop.h"
-#include "infiniop/ops/rearrange.h"
+#include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/rearrange.h"
 #endif

@@ -1,5 +1,5 @@
 // Relu: y = max(x, 0); NaN stays NaN.
-#include "infiniop/ops/relu.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

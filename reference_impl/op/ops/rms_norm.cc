@@ -7,7 +7,7 @@
 
 #include "core/api.h"
 #include "core/dtype.h"
-#include "infiniop/ops/rms_norm.h"
+#include "infiniop.h"
 #include "core/simd.h"
 #include "ops/rows.h"
 #ifdef INFINIOP_WITH_CUDA

@@ -9,7 +9,7 @@
 
 #include "core/api.h"
 #include "core/dtype.h"
-#include "infiniop/ops/rope.h"
+#include "infiniop.h"
 #include "ops/rows.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/rows/rows_args.h"

@@ -1,5 +1,5 @@
 // Sigmoid: y = 1 / (1 + exp(-x)).
-#include "infiniop/ops/sigmoid.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

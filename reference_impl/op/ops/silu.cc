@@ -1,5 +1,5 @@
 // Silu: y = x * sigmoid(x).
-#include "infiniop/ops/silu.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

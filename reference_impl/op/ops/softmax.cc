@@ -1,5 +1,5 @@
 // Softmax along one axis: y = exp(x - max) / sum(exp(x - max)).
-#include "infiniop/ops/softmax.h"
+#include "infiniop.h"
 #include "ops/softmax_rows.h"
 
 using namespace infinicts::ref::op;

@@ -1,5 +1,5 @@
 // Sub: c = a - b.
-#include "infiniop/ops/sub.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

@@ -1,5 +1,5 @@
 // SwiGLU: c = a * silu(b), InfiniCore's order (a is the up projection, b the gate).
-#include "infiniop/ops/swiglu.h"
+#include "infiniop.h"
 #include "ops/elementwise.h"
 
 namespace infinicts::ref::op {

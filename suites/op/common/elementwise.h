@@ -28,6 +28,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_case.h"
+#include "common/operator_calls.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {

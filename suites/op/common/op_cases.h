@@ -21,6 +21,7 @@
 
 #include "common/checks.h"
 #include "common/op_case.h"
+#include "common/operator_calls.h"
 #include "common/prepared_call.h"
 #include "tensor/dtype.h"
 

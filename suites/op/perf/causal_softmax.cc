@@ -23,20 +23,7 @@ struct CausalSoftmaxPerf {
   }
   static Shape ScoreShape(const PerfProblem &p) { return {p.Dim("heads"), p.Dim("seq"), p.Dim("total")}; }
   static std::vector<TensorSpec> Specs(const PerfProblem &p) { return SameShapeSpecs(p, {"y", "x"}, ScoreShape(p)); }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateCausalSoftmaxDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetCausalSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopCausalSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyCausalSoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::CausalSoftmax>(); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillLargeMagnitudeRows(t[1], rng, 2, 750.0);
   }

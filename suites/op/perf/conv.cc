@@ -35,23 +35,9 @@ struct ConvPerf {
             {"b", Role::kInput, p.dtype, ContiguousLayout({kChannels})}};
   }
   static OpCalls Calls(const PerfProblem &) {
-    // The create call takes the attribute arrays as void *; these live in the closure.
-    auto pads = std::make_shared<std::vector<size_t>>(2, kPad);
-    auto strides = std::make_shared<std::vector<ptrdiff_t>>(2, 1);
-    auto dilations = std::make_shared<std::vector<size_t>>(2, 1);
-    OpCalls calls;
-    calls.create = [pads, strides, dilations](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateConvDescriptor(handle, desc, t[0], t[1], t[2], t[3], pads->data(),
-                                                    strides->data(), dilations->data(), 2);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetConvWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopConv(desc, workspace, size, d[0], d[1], d[2], d[3], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyConvDescriptor(desc); };
-    return calls;
+    return OperatorCalls<api::Conv>(std::make_tuple(AttributeArray(std::vector<size_t>(2, kPad)),
+                                                    AttributeArray(std::vector<ptrdiff_t>(2, 1)),
+                                                    AttributeArray(std::vector<size_t>(2, 1)), size_t{2}));
   }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     for (size_t i = 1; i < t.size(); ++i) FillDyadic(t[i], rng, -8, 8, 2);

@@ -26,17 +26,7 @@ struct EmbeddingPerf {
             {"input", Role::kInput, INFINI_DTYPE_I64, ContiguousLayout({tokens})},
             {"weight", Role::kInput, p.dtype, ContiguousLayout({p.Dim("vocab"), hidden})}};
   }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateEmbeddingDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopEmbedding(desc, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyEmbeddingDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::Embedding>(); }
   static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) {
     const size_t hidden = p.Dim("hidden");
     FillIntegers(t[1], rng, 0, static_cast<int64_t>(p.Dim("vocab")));

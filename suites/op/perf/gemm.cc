@@ -34,18 +34,7 @@ struct GemmPerf {
   }
 
   static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateGemmDescriptor(handle, desc, t[0], t[1], t[2]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetGemmWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopGemm(desc, workspace, size, d[0], d[1], d[2], 1.0f, 0.0f, stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyGemmDescriptor(desc); };
-    return calls;
+    return OperatorCalls<api::Gemm>(std::tuple<>(), std::make_tuple(1.0f, 0.0f));
   }
 
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {

@@ -24,20 +24,7 @@ struct LayerNormPerf {
             {"weight", Role::kInput, p.dtype, row},
             {"bias", Role::kInput, p.dtype, row}};
   }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateLayerNormDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4], t[5], kEpsilon);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetLayerNormWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopLayerNorm(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], d[5], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLayerNormDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::LayerNorm>(std::make_tuple(kEpsilon)); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillAwayFromZero(t[3], rng, 0.25, 2.0);
     FillAwayFromZero(t[4], rng, 0.5, 1.5);

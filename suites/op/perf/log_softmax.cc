@@ -13,20 +13,7 @@ struct LogSoftmaxPerf {
     return TokenRowProblems("lm_head_logprobs", RowWidth::kVocab, PerfWeight::kHeavy, HalfAndSingleDtypes());
   }
   static std::vector<TensorSpec> Specs(const PerfProblem &p) { return SameShapeSpecs(p, {"y", "x"}, TokenRowShape(p)); }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateLogSoftmaxDescriptor(handle, desc, t[0], t[1], -1);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetLogSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopLogSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyLogSoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::LogSoftmax>(std::make_tuple(-1)); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillLargeMagnitudeRows(t[1], rng, 1, 120.0);
   }

@@ -39,19 +39,8 @@ struct RandomSamplePerf {
             {"probs", Role::kInput, p.dtype, ContiguousLayout({p.Dim("vocab")})}};
   }
   static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRandomSampleDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRandomSampleWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRandomSample(desc, workspace, size, d[0], d[1], kRandomVal, kTopp, kTopk,
-                                            kTemperature, stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRandomSampleDescriptor(desc); };
-    return calls;
+    const auto scalars = std::make_tuple(kRandomVal, kTopp, kTopk, kTemperature);
+    return OperatorCalls<api::RandomSample>(std::tuple<>(), scalars);
   }
   static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) {
     // BF16 keeps 8 significant bits: its top values need a wider gap to stay distinct.

@@ -21,17 +21,7 @@ struct RearrangePerf {
     const Layout head_major{shape, {static_cast<ptrdiff_t>(head_dim), static_cast<ptrdiff_t>(tokens * head_dim), 1}, 0};
     return {{"dst", Role::kOutput, p.dtype, head_major}, {"src", Role::kInput, p.dtype, ContiguousLayout(shape)}};
   }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRearrangeDescriptor(handle, desc, t[0], t[1]);
-    };
-    calls.compute = [](OpDescriptor desc, void *, size_t, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRearrange(desc, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRearrangeDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::Rearrange>(); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillAwayFromZero(t[1], rng, 0.25, 4.0);
   }

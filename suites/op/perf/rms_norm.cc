@@ -21,20 +21,7 @@ struct RmsNormPerf {
     specs.push_back({"w", Role::kInput, p.dtype, ContiguousLayout({p.Dim("width")})});
     return specs;
   }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRMSNormDescriptor(handle, desc, t[0], t[1], t[2], kEpsilon);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRMSNormWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRMSNorm(desc, workspace, size, d[0], d[1], d[2], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRMSNormDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::RMSNorm>(std::make_tuple(kEpsilon)); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillSmallRmsRows(t[1], rng, static_cast<double>(kEpsilon));
     FillAwayFromZero(t[2], rng, 0.5, 1.5);

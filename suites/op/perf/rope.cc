@@ -30,19 +30,7 @@ struct RopePerf {
             {"cos_table", Role::kInput, p.dtype, table}};
   }
   static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateRoPEDescriptor(handle, desc, t[0], t[1], t[2], t[3], t[4],
-                                                    INFINIOP_ROPE_ALGO_GPT_NEOX);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetRoPEWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopRoPE(desc, workspace, size, d[0], d[1], d[2], d[3], d[4], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroyRoPEDescriptor(desc); };
-    return calls;
+    return OperatorCalls<api::RoPE>(std::make_tuple(INFINIOP_ROPE_ALGO_GPT_NEOX));
   }
   static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) {
     const size_t tokens = p.Dim("tokens"), head_dim = p.Dim("head_dim");

@@ -15,20 +15,7 @@ struct SoftmaxPerf {
     return TokenRowProblems("lm_head_probs", RowWidth::kVocab, PerfWeight::kHeavy, {INFINI_DTYPE_F32});
   }
   static std::vector<TensorSpec> Specs(const PerfProblem &p) { return SameShapeSpecs(p, {"y", "x"}, TokenRowShape(p)); }
-  static OpCalls Calls(const PerfProblem &) {
-    OpCalls calls;
-    calls.create = [](infiniopHandle_t handle, OpDescriptor *desc, const TensorDescriptors &t) {
-      return cts::op().infiniopCreateSoftmaxDescriptor(handle, desc, t[0], t[1], -1);
-    };
-    calls.workspace_size = [](OpDescriptor desc, size_t *size) {
-      return cts::op().infiniopGetSoftmaxWorkspaceSize(desc, size);
-    };
-    calls.compute = [](OpDescriptor desc, void *workspace, size_t size, const std::vector<void *> &d, void *stream) {
-      return cts::op().infiniopSoftmax(desc, workspace, size, d[0], d[1], stream);
-    };
-    calls.destroy = [](OpDescriptor desc) { return cts::op().infiniopDestroySoftmaxDescriptor(desc); };
-    return calls;
-  }
+  static OpCalls Calls(const PerfProblem &) { return OperatorCalls<api::Softmax>(std::make_tuple(-1)); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) {
     FillLargeMagnitudeRows(t[1], rng, 1, 750.0);
   }

@@ -222,8 +222,9 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
   // Every operator of the table, its last data pointer allowed NULL where the table says so.
 #define INFINICTS_DEFER_WORKSPACE(Op, last_data_optional) WITH_WORKSPACE(Op, last_data_optional)
 #define INFINICTS_DEFER_NO_WORKSPACE(Op, last_data_optional) WITHOUT_WORKSPACE(Op)
-#define OPERATOR(Name, subject, workspace, last_data_optional, ...) INFINICTS_DEFER_##workspace(Name, last_data_optional)
-#include "backend/operators.def"
+#define OPERATOR(Name, subject, shapes, workspace, last_data_optional, ...) \
+  INFINICTS_DEFER_##workspace(Name, last_data_optional)
+#include "infiniop/operators.def"
 #undef OPERATOR
 #undef INFINICTS_DEFER_NO_WORKSPACE
 #undef INFINICTS_DEFER_WORKSPACE
