@@ -31,6 +31,28 @@ HostTensor Sigmoid(const HostTensor &x);                      // 1 / (1 + e^-x)
 // NaN in x stays NaN).
 HostTensor Clip(const HostTensor &x, const HostTensor &min_val, const HostTensor &max_val);
 
+// The unary activations and functions, elementwise (docs/spec/op.md OP-EW and each one's clause).
+HostTensor Tanh(const HostTensor &x);             // tanh(x)
+HostTensor Erf(const HostTensor &x);              // erf(x) = 2/√π ∫₀ˣ e^(−t²) dt
+HostTensor Softsign(const HostTensor &x);         // x / (1 + |x|); ±1 at ±Inf
+HostTensor HardSwish(const HostTensor &x);        // x · min(max(x + 3, 0), 6) / 6; 0 at −Inf
+HostTensor QuickGelu(const HostTensor &x);        // x · σ(1.702·x) = x / (1 + e^(−1.702·x)); 0 at −Inf
+HostTensor GeluTanh(const HostTensor &x);         // x/2 · (1 + tanh(√(2/π)·(x + 0.044715·x³))); 0 at −Inf
+HostTensor Relu6(const HostTensor &x);            // min(max(x, 0), 6); NaN stays NaN
+HostTensor Selu(const HostTensor &x);             // scale·x for x > 0, scale·alpha·(e^x − 1) otherwise
+HostTensor Reciprocal(const HostTensor &x);       // 1 / x
+HostTensor Log1p(const HostTensor &x);            // ln(1 + x)
+HostTensor Sinh(const HostTensor &x);             // (e^x − e^−x) / 2
+HostTensor Floor(const HostTensor &x);            // the greatest integer ≤ x
+// x where beta·x > threshold, else ln(1 + e^(beta·x)) / beta (create-time beta and threshold).
+HostTensor Softplus(const HostTensor &x, double beta, double threshold);
+// min(max(x, min_val), max_val) with create-time bounds; NaN stays NaN.
+HostTensor HardTanh(const HostTensor &x, double min_val, double max_val);
+
+// The fills: a tensor of x's shape holding 0 (or 1) everywhere; x's values play no part.
+HostTensor Zeros(const HostTensor &x);
+HostTensor Ones(const HostTensor &x);
+
 // y = x · w / sqrt(mean(x²) + epsilon) over the last dimension; w has the last dimension's length.
 HostTensor RMSNorm(const HostTensor &x, const HostTensor &w, double epsilon);
 

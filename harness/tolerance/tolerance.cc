@@ -18,6 +18,9 @@ const double kF16Rtol = std::ldexp(1.0, -9);   // 2 · 2^-10
 const double kBf16Rtol = std::ldexp(1.0, -6);  // 2 · 2^-7
 
 const char *const kExactReason = "no arithmetic: every result is one of the inputs, bit for bit";
+const char *const kExactValueReason =
+    "every result is an input, a bound or a constant the dtype holds, or an integer that a float dtype holds "
+    "exactly wherever it holds the input";
 const char *const kAccumulationReason =
     "a sum over K (up to thousands) unit-scale products, in any order: an output that cancels to near zero "
     "keeps the absolute error of its partial sums (about sqrt(K)·2^-24·|partial sum|)";
@@ -27,6 +30,11 @@ const std::vector<ToleranceOverride> kOverrides = {
     {"clip", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
     {"rearrange", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
     {"embedding", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
+    {"relu6", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
+    {"hardtanh", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
+    {"floor", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
+    {"zeros", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
+    {"ones", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
     {"random_sample", INFINI_DTYPE_INVALID, 0.0, 0.0, "the result is an index: it matches or it does not"},
     {"gemm", INFINI_DTYPE_F16, 1e-3, kF16Rtol, kAccumulationReason},
     {"gemm", INFINI_DTYPE_BF16, 1e-3, kBf16Rtol, kAccumulationReason},

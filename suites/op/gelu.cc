@@ -31,11 +31,7 @@ INFINICTS_OP_CASES(GeluOp);
 INFINICTS_OP_WORKSPACE_CASES(GeluOp);
 
 // Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
-struct GeluPerfShape {
-  static constexpr const char *kPart = "ffn_act";
-  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-};
-using GeluPerf = ElementwisePerf<GeluTraits, GeluPerfShape>;
+using GeluPerf = ElementwisePerf<GeluTraits>;
 INFINICTS_OP_PERF_CASES(GeluPerf);
 
 }  // namespace

@@ -33,11 +33,7 @@ INFINICTS_OP_CASES(ReluOp);
 INFINICTS_OP_WORKSPACE_CASES(ReluOp);
 
 // Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
-struct ReluPerfShape {
-  static constexpr const char *kPart = "ffn_act";
-  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-};
-using ReluPerf = ElementwisePerf<ReluTraits, ReluPerfShape>;
+using ReluPerf = ElementwisePerf<ReluTraits>;
 INFINICTS_OP_PERF_CASES(ReluPerf);
 
 }  // namespace

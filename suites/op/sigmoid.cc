@@ -28,11 +28,7 @@ INFINICTS_OP_CASES(SigmoidOp);
 INFINICTS_OP_WORKSPACE_CASES(SigmoidOp);
 
 // Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
-struct SigmoidPerfShape {
-  static constexpr const char *kPart = "ffn_act";
-  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-};
-using SigmoidPerf = ElementwisePerf<SigmoidTraits, SigmoidPerfShape>;
+using SigmoidPerf = ElementwisePerf<SigmoidTraits>;
 INFINICTS_OP_PERF_CASES(SigmoidPerf);
 
 }  // namespace

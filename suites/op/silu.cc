@@ -30,11 +30,7 @@ INFINICTS_OP_CASES(SiluOp);
 INFINICTS_OP_WORKSPACE_CASES(SiluOp);
 
 // Perf: the ffn_act tensor of a Llama layer, [tokens, intermediate].
-struct SiluPerfShape {
-  static constexpr const char *kPart = "ffn_act";
-  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-};
-using SiluPerf = ElementwisePerf<SiluTraits, SiluPerfShape>;
+using SiluPerf = ElementwisePerf<SiluTraits>;
 INFINICTS_OP_PERF_CASES(SiluPerf);
 
 }  // namespace

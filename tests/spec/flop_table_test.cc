@@ -45,17 +45,9 @@ std::map<std::string, double> TableOf(const std::string &path) {
 TEST(FlopTable, TheSuiteCountsAreTheSpecs) {
   const std::map<std::string, double> table = TableOf(INFINICTS_OP_SPEC);
   ASSERT_FALSE(table.empty()) << "no flop table in " << INFINICTS_OP_SPEC;
-  const std::map<std::string, double> counted = {
-      {"add", perf_flops::kAdd},           {"sub", perf_flops::kSub},
-      {"mul", perf_flops::kMul},           {"relu", perf_flops::kRelu},
-      {"clip", perf_flops::kClip},         {"sigmoid", perf_flops::kSigmoid},
-      {"silu", perf_flops::kSilu},         {"swiglu", perf_flops::kSwiGLU},
-      {"gelu", perf_flops::kGelu},         {"rms_norm", perf_flops::kRmsNorm},
-      {"layer_norm", perf_flops::kLayerNorm}, {"softmax", perf_flops::kSoftmax},
-      {"log_softmax", perf_flops::kSoftmax}, {"causal_softmax", perf_flops::kSoftmax},
-      {"rope", perf_flops::kRope},         {"random_sample", perf_flops::kRandomSample},
-      {"rearrange", perf_flops::kDataMovement}, {"embedding", perf_flops::kDataMovement},
-  };
+  std::map<std::string, double> counted;
+  for (const SubjectFlops &entry : kFlopsBySubject) counted[entry.subject] = entry.flops_per_element;
+
   for (const auto &[subject, count] : counted) {
     const auto row = table.find(subject);
     if (row == table.end()) {

@@ -64,6 +64,13 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
   return INFINI_STATUS_SUCCESS;
 }
 
+// Whether F runs on the CPU only (no CUDA kernel yet): static constexpr bool kCpuOnly = true.
+// Its create call answers NOT_IMPLEMENTED on an NVIDIA handle.
+template <class F, class = void>
+struct CpuOnly : std::false_type {};
+template <class F>
+struct CpuOnly<F, std::void_t<decltype(F::kCpuOnly)>> : std::bool_constant<F::kCpuOnly> {};
+
 // Whether F names its one-pass vector kernel: static constexpr simd::MapOp kVectorOp.
 template <class F, class = void>
 struct HasVectorOp : std::false_type {};
@@ -134,14 +141,16 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
  public:
   static constexpr OpKind kKind = Kind;
 
+  // `f` carries the operator's create-time attributes, if it has any.
   static infiniStatus_t Create(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr, const TensorLayout *out,
-                               const std::array<const TensorLayout *, NumIn> &in) {
+                               const std::array<const TensorLayout *, NumIn> &in, F f = F{}) {
     auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+      if (CpuOnly<F>::value && h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
       auto plan = std::make_shared<ElementwisePlan<NumIn>>();
       // The CUDA kernels are for the floating dtypes only.
       const bool integers = TakesIntegers<F>::value && h.device_type == INFINI_DEVICE_CPU;
       INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, plan.get()));
-      made->reset(new ElementwiseDescriptor(h, std::move(plan)));
+      made->reset(new ElementwiseDescriptor(h, std::move(plan), f));
       return INFINI_STATUS_SUCCESS;
     };
     if (handle == nullptr || desc_ptr == nullptr || out == nullptr) return INFINI_STATUS_NULL_POINTER;
@@ -165,10 +174,10 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
       return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, stream);
     }
 #endif
-    return Launch(*self, stream, [plan, out, in] {
+    return Launch(*self, stream, [plan, out, in, f = self->f_] {
       const auto run = [&](auto tag) {
         using T = typename decltype(tag)::type;
-        RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, F{}, std::make_index_sequence<NumIn>{});
+        RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, f, std::make_index_sequence<NumIn>{});
       };
       if (DispatchFloat(plan->dtype, run)) return;
       if constexpr (TakesIntegers<F>::value) {
@@ -179,12 +188,35 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
   }
 
  private:
-  ElementwiseDescriptor(const InfiniopHandle &handle, std::shared_ptr<const ElementwisePlan<NumIn>> plan)
-      : InfiniopDescriptor(Kind, handle), plan_(std::move(plan)) {}
+  ElementwiseDescriptor(const InfiniopHandle &handle, std::shared_ptr<const ElementwisePlan<NumIn>> plan, F f)
+      : InfiniopDescriptor(Kind, handle), plan_(std::move(plan)), f_(f) {}
 
   std::shared_ptr<const ElementwisePlan<NumIn>> plan_;
+  F f_;
 };
 
 }  // namespace infinicts::ref::op
+
+// The four C functions of a unary elementwise operator without create-time attributes,
+// over ElementwiseDescriptor<OpKind::k<Name>, 1, Fn> (Fn fully qualified).
+#define INFINIOP_DEFINE_UNARY_ELEMENTWISE(Name, Fn)                                                                  \
+  using Name##ElementwiseDescriptor =                                                                              \
+      ::infinicts::ref::op::ElementwiseDescriptor<::infinicts::ref::op::OpKind::k##Name, 1, Fn>;                   \
+  __INFINI_C infiniStatus_t infiniopCreate##Name##Descriptor(infiniopHandle_t handle,                              \
+                                                             infiniop##Name##Descriptor_t *desc_ptr,               \
+                                                             infiniopTensorDescriptor_t y,                         \
+                                                             infiniopTensorDescriptor_t x) {                       \
+    return Name##ElementwiseDescriptor::Create(handle, desc_ptr, y, {x});                                          \
+  }                                                                                                                \
+  __INFINI_C infiniStatus_t infiniopGet##Name##WorkspaceSize(infiniop##Name##Descriptor_t desc, size_t *size) {    \
+    return ::infinicts::ref::op::GetWorkspaceSize<Name##ElementwiseDescriptor>(desc, size);                        \
+  }                                                                                                                \
+  __INFINI_C infiniStatus_t infiniop##Name(infiniop##Name##Descriptor_t desc, void *workspace,                     \
+                                           size_t workspace_size, void *y, const void *x, void *stream) {          \
+    return Name##ElementwiseDescriptor::Compute(desc, workspace, workspace_size, y, {x}, stream);                  \
+  }                                                                                                                \
+  __INFINI_C infiniStatus_t infiniopDestroy##Name##Descriptor(infiniop##Name##Descriptor_t desc) {                 \
+    return ::infinicts::ref::op::DestroyDescriptor<Name##ElementwiseDescriptor>(desc);                             \
+  }
 
 #endif  // INFINICTS_REF_OP_OPS_ELEMENTWISE_H

@@ -187,10 +187,19 @@ std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const
 }
 
 void FillIntegerOperands(std::vector<HostTensor> &tensors, Rng &rng, IntegerOperands operands) {
+  const bool wide = tensors.at(0).dtype() == INFINI_DTYPE_I64;
+  if (operands == IntegerOperands::kAnyValues) {
+    // Any value of the dtype's range that the fp64 oracle holds exactly.
+    const int64_t limit = wide ? (int64_t{1} << 53) : int64_t{INT32_MAX};
+    std::uniform_int_distribution<int64_t> value(-limit, limit);
+    for (size_t i = 1; i < tensors.size(); ++i) {
+      for (size_t e = 0; e < tensors[i].numel(); ++e) tensors[i].SetAt(e, static_cast<double>(value(rng)));
+    }
+    return;
+  }
   if (operands == IntegerOperands::kNone || tensors.size() != 3) {
     throw std::logic_error("integer operands are for Add, Sub and Mul");
   }
-  const bool wide = tensors.at(0).dtype() == INFINI_DTYPE_I64;
   // Magnitudes in [2^low, 2^(low + 1)) for each input, random signs. Sums: the first input
   // odd and 8 times larger than the even second, so |a ± b| is odd and lies in (2^28, 2^31)
   // (I32) or (2^50, 2^53) (I64). Products: both odd, so |a·b| is odd and in [2^24, 2^26) (I32)
@@ -225,6 +234,25 @@ void PlantNonFinite(std::vector<HostTensor> &tensors, Rng &rng,
 
 void FillInputsAwayFromZero(std::vector<HostTensor> &tensors, Rng &rng, double low, double high) {
   for (size_t i = 1; i < tensors.size(); ++i) FillAwayFromZero(tensors[i], rng, low, high);
+}
+
+void FillInputsLogUniform(std::vector<HostTensor> &tensors, Rng &rng, double low, double high) {
+  std::uniform_real_distribution<double> exponent(std::log(low), std::log(high));
+  for (size_t i = 1; i < tensors.size(); ++i) {
+    for (size_t e = 0; e < tensors[i].numel(); ++e) {
+      const double magnitude = std::exp(exponent(rng));
+      tensors[i].SetAt(e, rng() % 2 ? magnitude : -magnitude);
+    }
+  }
+}
+
+double LargestFinite(infiniDtype_t dtype) {
+  switch (dtype) {
+    case INFINI_DTYPE_F16: return 65504.0;
+    case INFINI_DTYPE_BF16: return 3.3895313892515355e38;
+    case INFINI_DTYPE_F32: return 3.4028234663852886e38;
+    default: return 1.7976931348623157e308;
+  }
 }
 
 }  // namespace infinicts::op_cases

@@ -15,6 +15,7 @@
 //     static std::vector<double> NonFiniteInputs(size_t input);         // planted in tensors[input]
 //     static HostTensor Oracle(const std::vector<HostTensor> &tensors);
 //     static std::vector<std::string> MathClauses();
+//     static constexpr bool kConstantOutput = true;            // optional: Zeros and Ones (op_case.h)
 //   };
 //   using AddOp = ElementwiseOp<AddTraits>;
 #pragma once
@@ -34,8 +35,9 @@
 namespace infinicts::op_cases {
 
 // The integer dtypes an operator admits as an optional capability (I32 and I64), and which
-// operands check them: kSums for Add and Sub, kProducts for Mul (FillIntegerOperands).
-enum class IntegerOperands { kNone, kSums, kProducts };
+// operands check them: kSums for Add and Sub, kProducts for Mul, kAnyValues for the fills
+// (Zeros, Ones), whose one input only gives the shape (FillIntegerOperands).
+enum class IntegerOperands { kNone, kSums, kProducts, kAnyValues };
 
 struct ElementwiseProblem : Param<ElementwiseProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
@@ -93,6 +95,7 @@ struct ElementwiseOp {
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = Traits::kSubject;
   static constexpr bool kBoundInputs = Traits::kBoundInputs;
+  static constexpr bool kConstantOutput = ConstantOutput<Traits>::value;
 
   static std::vector<TensorSpec> Specs(const Problem &p) { return ElementwiseSpecs(p); }
   static OpCalls Calls(const Problem &) { return Traits::Calls(); }
@@ -139,5 +142,10 @@ struct ElementwiseOp {
 
 // Fills each input (tensors[1..]) with magnitudes in [low, high] and random signs.
 void FillInputsAwayFromZero(std::vector<HostTensor> &tensors, Rng &rng, double low, double high);
+// Fills each input with magnitudes log-uniform in [low, high] (every decade as likely) and
+// random signs: small and large |x| in every case.
+void FillInputsLogUniform(std::vector<HostTensor> &tensors, Rng &rng, double low, double high);
+// The largest finite value of a float dtype (F16 65504; BF16 and F32 about 3.4e38).
+double LargestFinite(infiniDtype_t dtype);
 
 }  // namespace infinicts::op_cases

@@ -24,6 +24,42 @@ inline constexpr double kSoftmax = 5;         // max, subtract, exp, accumulate,
 inline constexpr double kRope = 3;            // two multiplies and an add per output
 inline constexpr double kRandomSample = 4;    // scale by temperature, exp, accumulate, compare
 inline constexpr double kDataMovement = 0;    // rearrange, embedding
+inline constexpr double kTanh = 1, kErf = 1, kReciprocal = 1, kLog1p = 1, kSinh = 1, kFloor = 1;  // one function
+inline constexpr double kSoftplus = 5;        // scale by beta, compare, exp, log1p, divide
+inline constexpr double kSoftsign = 3;        // abs, add 1, divide
+inline constexpr double kHardSwish = 5;       // add 3, max, min, multiply by x, divide by 6
+inline constexpr double kHardTanh = 2;        // two compares
+inline constexpr double kQuickGelu = 6;       // scale by 1.702, negate, exp, add 1, divide, multiply by x
+inline constexpr double kGeluTanh = 9;        // x³ (2), scale, add x, scale by √(2/π), tanh, add 1, multiply by x, halve
+inline constexpr double kRelu6 = 2;           // two compares
+inline constexpr double kSelu = 5;            // compare, exp, subtract 1, scale by alpha, scale
+inline constexpr double kFill = 0;            // zeros, ones: writes only
 }  // namespace perf_flops
+
+// Every operator with a per-element count, by subject: what tests/spec/flop_table_test.cc
+// holds against the spec's table.
+struct SubjectFlops {
+  const char *subject;
+  double flops_per_element;
+};
+inline constexpr SubjectFlops kFlopsBySubject[] = {
+    {"add", perf_flops::kAdd},         {"sub", perf_flops::kSub},
+    {"mul", perf_flops::kMul},         {"relu", perf_flops::kRelu},
+    {"clip", perf_flops::kClip},       {"sigmoid", perf_flops::kSigmoid},
+    {"silu", perf_flops::kSilu},       {"swiglu", perf_flops::kSwiGLU},
+    {"gelu", perf_flops::kGelu},       {"rms_norm", perf_flops::kRmsNorm},
+    {"layer_norm", perf_flops::kLayerNorm}, {"softmax", perf_flops::kSoftmax},
+    {"log_softmax", perf_flops::kSoftmax}, {"causal_softmax", perf_flops::kSoftmax},
+    {"rope", perf_flops::kRope},       {"random_sample", perf_flops::kRandomSample},
+    {"rearrange", perf_flops::kDataMovement}, {"embedding", perf_flops::kDataMovement},
+    {"tanh", perf_flops::kTanh},       {"erf", perf_flops::kErf},
+    {"softplus", perf_flops::kSoftplus}, {"softsign", perf_flops::kSoftsign},
+    {"hardswish", perf_flops::kHardSwish}, {"hardtanh", perf_flops::kHardTanh},
+    {"quickgelu", perf_flops::kQuickGelu}, {"gelutanh", perf_flops::kGeluTanh},
+    {"relu6", perf_flops::kRelu6},     {"selu", perf_flops::kSelu},
+    {"reciprocal", perf_flops::kReciprocal}, {"log1p", perf_flops::kLog1p},
+    {"sinh", perf_flops::kSinh},       {"floor", perf_flops::kFloor},
+    {"zeros", perf_flops::kFill},      {"ones", perf_flops::kFill},
+};
 
 }  // namespace infinicts::op_cases

@@ -30,6 +30,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cts/case.h"
@@ -137,6 +138,14 @@ template <class Op>
 std::vector<infiniDtype_t> OptionalDtypesOf() {
   return OptionalDtypesOf<Op>(0);
 }
+
+// Whether the operator's output is a constant by its definition (Zeros, Ones): static
+// constexpr bool kConstantOutput = true. Its outputs start as NaN, so a constant expected
+// output still tells a right result from a wrong one, and is not refused as weak data.
+template <class Op, class = void>
+struct ConstantOutput : std::false_type {};
+template <class Op>
+struct ConstantOutput<Op, std::void_t<decltype(Op::kConstantOutput)>> : std::bool_constant<Op::kConstantOutput> {};
 
 // A failure whose message is exactly `text`: its first line is what a terminal shows, so it
 // says what went wrong (GoogleTest's ADD_FAILURE would put "Failed" there).

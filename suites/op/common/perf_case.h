@@ -56,6 +56,7 @@ PerfCall PreparePerf(const PerfProblem &problem) {
   perf.cost = Perf::Cost(problem, call.specs);
   call.flops = perf.cost.flops;
   call.bytes = perf.cost.bytes;
+  call.constant_output = ConstantOutput<Perf>::value;
   perf.check = Perf::Check(problem);
   return perf;
 }

@@ -3,19 +3,24 @@
 // stands for; the flops per element are the traits' kFlopsPerElement (common/flop_counts.h),
 // the count conformance records too. In the operator's file:
 //
-//   struct ReluPerfShape {
-//     static constexpr const char *kPart = "ffn_act";
-//     static constexpr RowWidth kWidth = RowWidth::kIntermediate;
-//   };
-//   using ReluPerf = ElementwisePerf<ReluTraits, ReluPerfShape>;
+//   using ReluPerf = ElementwisePerf<ReluTraits>;  // [tokens, intermediate], FfnActivationRows
 //   INFINICTS_OP_PERF_CASES(ReluPerf);
+//
+// or, for another tensor of the layer, a Shape with kPart and kWidth as second argument.
 #pragma once
 
 #include "common/perf_case.h"
 
 namespace infinicts::op_cases {
 
-template <class Traits, class Shape>
+// The activation tensor of a Llama layer's FFN, [tokens, intermediate]: where the
+// activations run.
+struct FfnActivationRows {
+  static constexpr const char *kPart = "ffn_act";
+  static constexpr RowWidth kWidth = RowWidth::kIntermediate;
+};
+
+template <class Traits, class Shape = FfnActivationRows>
 struct ElementwisePerf {
   static constexpr const char *kSubject = Traits::kSubject;
   static std::vector<std::string> MathClauses() { return Traits::MathClauses(); }
@@ -27,8 +32,11 @@ struct ElementwisePerf {
   }
   static OpCalls Calls(const PerfProblem &) { return Traits::Calls(); }
   static void Fill(const PerfProblem &, std::vector<HostTensor> &t, Rng &rng) { Traits::Fill(t, rng); }
+  static constexpr bool kConstantOutput = ConstantOutput<Traits>::value;
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(Traits::kFlopsPerElement, NumElements(TokenRowShape(p)), specs);
+    // A fill reads nothing: only its output's bytes move.
+    const std::vector<TensorSpec> moved = kConstantOutput ? std::vector<TensorSpec>{specs.front()} : specs;
+    return PerElementCost(Traits::kFlopsPerElement, NumElements(TokenRowShape(p)), moved);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

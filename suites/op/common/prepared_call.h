@@ -29,6 +29,7 @@ struct PreparedCall {
   OpCalls calls;
   double flops = 0.0;
   double bytes = 0.0;  // every present tensor's elements once (written ones read and written once)
+  bool constant_output = false;  // ConstantOutput<Op> (op_case.h): no weak-data refusal
 };
 
 // How a spec's values live on the host. HostTensor reads and writes every real dtype but F8;
@@ -71,6 +72,7 @@ PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng) {
   if (next_output != outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too many outputs");
   call.calls = Op::Calls(problem);
   call.flops = Op::Flops(problem);
+  call.constant_output = ConstantOutput<Op>::value;
   NoteOptionalDtypes(call.specs, OptionalDtypesOf<Op>());
   return call;
 }

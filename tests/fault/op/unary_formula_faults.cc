@@ -1,0 +1,49 @@
+// Faults of the unary activations and fills, each a wrong formula a real kernel has been
+// written with (host_unary.h):
+// - `tanh_through_exp`: Tanh as (e^2x − 1) / (e^2x + 1) in F32: Inf / Inf = NaN once e^2x
+//   overflows (x above 44.4);
+// - `gelutanh_exact_erf`: GeluTanh computes the exact (erf) Gelu instead of its tanh form;
+// - `floor_truncates`: Floor rounds toward zero (wrong for negative non-integers);
+// - `zeros_multiplies_input`: Zeros writes 0·x, which is NaN where x is NaN or ±Inf.
+#include <cmath>
+
+#include "op/host_unary.h"
+#include "op/op_faults.h"
+
+namespace infinicts::fault {
+namespace {
+
+double TanhThroughExp(double x, infiniDtype_t) {
+  const float e = std::exp(2.0f * static_cast<float>(x));
+  return static_cast<double>((e - 1.0f) / (e + 1.0f));
+}
+
+double GeluExactForm(double x, infiniDtype_t) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+
+double Truncated(double x, infiniDtype_t) { return std::trunc(x); }
+
+double ZeroTimesX(double x, infiniDtype_t) { return 0.0 * x; }
+
+}  // namespace
+
+void InstallTanhThroughExp(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateTanhDescriptor, &OpTable::infiniopTanh,
+                   &OpTable::infiniopDestroyTanhDescriptor>(calls, &TanhThroughExp);
+}
+
+void InstallGeluTanhExactErf(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateGeluTanhDescriptor, &OpTable::infiniopGeluTanh,
+                   &OpTable::infiniopDestroyGeluTanhDescriptor>(calls, &GeluExactForm);
+}
+
+void InstallFloorTruncates(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateFloorDescriptor, &OpTable::infiniopFloor,
+                   &OpTable::infiniopDestroyFloorDescriptor>(calls, &Truncated);
+}
+
+void InstallZerosMultipliesInput(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateZerosDescriptor, &OpTable::infiniopZeros,
+                   &OpTable::infiniopDestroyZerosDescriptor>(calls, &ZeroTimesX);
+}
+
+}  // namespace infinicts::fault
