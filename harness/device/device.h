@@ -1,9 +1,9 @@
-// The device layer of the harness, after OneFlow's EP design:
-//   DeviceManagerRegistry -> DeviceManager (one per device type, made by a
-//   registered factory) -> Device -> Stream / Event,
-// plus AllocationOptions and an RAII ActiveDeviceGuard (PyTorch's device guard
-// semantics). Everything sits on a loaded backend's InfiniRT table (RtApi), so it
-// works for any backend and can be unit-tested with a table of fakes.
+// The device layer of the harness: DeviceManager (one device type) -> Device -> Stream and
+// DeviceBuffer, plus an RAII ActiveDeviceGuard with PyTorch's device guard semantics, as
+// the op and ccl suites and the runtime suite's guard cases use them. Events and pinned
+// host memory are the runtime suite's own subjects: its cases call InfiniRT for them
+// directly. Everything sits on a loaded backend's InfiniRT table (RtApi), so it works for
+// any backend and can be unit-tested with a table of fakes.
 //
 // Errors: calls that the backend answers with a non-SUCCESS status throw
 // DeviceError carrying that status, except where a comment says otherwise. A backend
@@ -51,29 +51,7 @@ struct DeviceId {
 
 std::string ToString(DeviceId device);  // "nvidia:1"
 
-// Where host memory for a device should live. The pinned device may be set once:
-// a second, different pinned device is a programming error (throws std::logic_error);
-// setting the same one again is allowed, and ClearPinnedDevice allows a new one.
-class AllocationOptions {
- public:
-  void SetPinnedDevice(DeviceId device);
-  void ClearPinnedDevice() { pinned_device_.reset(); }
-  bool HasPinnedDevice() const { return pinned_device_.has_value(); }
-  std::optional<DeviceId> pinned_device() const { return pinned_device_; }
-  // The NUMA node the caller wants the memory near (std::invalid_argument if < 0).
-  // InfiniRT's MallocHost takes no placement, so the layer carries it for the caller
-  // (thread placement, reports) and cannot apply it to the allocation itself.
-  void SetNumaNode(int node);
-  void ClearNumaNode() { numa_node_.reset(); }
-  std::optional<int> numa_node() const { return numa_node_; }
-
- private:
-  std::optional<DeviceId> pinned_device_;
-  std::optional<int> numa_node_;
-};
-
 class Device;
-class Event;
 
 // Every method makes the stream's device current for the call's duration.
 class Stream {
@@ -87,7 +65,6 @@ class Stream {
   bool is_default() const { return raw_ == nullptr; }
   Device &device() const { return device_; }
   void Synchronize();
-  void WaitEvent(const Event &event);
 
  private:
   friend class Device;
@@ -96,29 +73,9 @@ class Stream {
   infinirtStream_t raw_;
 };
 
-// Every method makes the event's device current for the call's duration.
-class Event {
- public:
-  ~Event();
-  Event(const Event &) = delete;
-  Event &operator=(const Event &) = delete;
-  infinirtEvent_t raw() const { return raw_; }
-  Device &device() const { return device_; }
-  void Record(Stream *stream);  // nullptr: the device's NULL stream
-  bool Query();                 // true when complete (also when never recorded)
-  void Synchronize();
-  float ElapsedMsSince(const Event &start) const;
-
- private:
-  friend class Device;
-  Event(Device &device, infinirtEvent_t raw) : device_(device), raw_(raw) {}
-  Device &device_;
-  infinirtEvent_t raw_;
-};
-
-// Device memory (or pinned host memory) freed exactly once: on destruction or when a
+// Device memory freed exactly once: on destruction or when a
 // move assignment replaces it; a moved-from buffer is empty. Freed with its device
-// current, with Free or FreeHost as it was allocated.
+// current.
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
@@ -128,18 +85,16 @@ class DeviceBuffer {
   void *data() const { return data_; }
   size_t size() const { return size_; }
   DeviceId device() const { return device_; }
-  bool is_host() const { return host_; }
 
  private:
   friend class Device;
-  DeviceBuffer(const RtApi *rt, DeviceId device, void *data, size_t size, bool host)
-      : rt_(rt), device_(device), data_(data), size_(size), host_(host) {}
+  DeviceBuffer(const RtApi *rt, DeviceId device, void *data, size_t size)
+      : rt_(rt), device_(device), data_(data), size_(size) {}
   void Release() noexcept;
   const RtApi *rt_ = nullptr;
   DeviceId device_;
   void *data_ = nullptr;
   size_t size_ = 0;
-  bool host_ = false;
 };
 
 class Device {
@@ -152,12 +107,7 @@ class Device {
 
   // Each makes this device current on the calling thread for the call's duration.
   std::unique_ptr<Stream> CreateStream();
-  // DEFAULT uses infinirtEventCreate, other flags infinirtEventCreateWithFlags.
-  std::unique_ptr<Event> CreateEvent(uint32_t flags = INFINIRT_EVENT_DEFAULT);
   DeviceBuffer Allocate(size_t bytes);
-  // Pinned host memory for this device; options naming another pinned device throw
-  // std::invalid_argument.
-  DeviceBuffer AllocatePinnedHost(size_t bytes, const AllocationOptions &options);
   void Synchronize();  // every stream of the device
   void MemInfo(size_t *free_bytes, size_t *total_bytes) const;
 
@@ -187,36 +137,6 @@ class DeviceManager {
   int type_value_;
   std::mutex mutex_;
   std::map<int, std::unique_ptr<Device>> devices_;
-};
-
-using DeviceManagerFactory = std::function<std::unique_ptr<DeviceManager>(const RtApi &, infiniDevice_t)>;
-
-// The generic factory: a DeviceManager over InfiniRT, good for every device type.
-DeviceManagerFactory InfiniRtDeviceManagerFactory();
-
-class DeviceManagerRegistry {
- public:
-  explicit DeviceManagerRegistry(const RtApi &rt) : rt_(rt) {}
-  DeviceManagerRegistry(const DeviceManagerRegistry &) = delete;
-  DeviceManagerRegistry &operator=(const DeviceManagerRegistry &) = delete;
-  // Factories are process-wide. Every type starts with InfiniRtDeviceManagerFactory
-  // (registered statically, before any use of the table); registering a type again
-  // replaces its factory, for managers made after the call. A type outside
-  // [0, INFINI_DEVICE_TYPE_COUNT) throws std::invalid_argument (HasFactory: false).
-  static void RegisterFactory(infiniDevice_t type, DeviceManagerFactory factory);
-  static void UnregisterFactory(infiniDevice_t type);
-  static bool HasFactory(infiniDevice_t type);
-  // The one manager of a type (made by its factory on first use); throws
-  // std::invalid_argument for a type without a factory, std::logic_error when the
-  // factory makes no manager or one of another type.
-  DeviceManager &GetDeviceManager(infiniDevice_t type);
-  Device &GetDevice(DeviceId device) { return GetDeviceManager(device.type).GetDevice(device.index); }
-  const RtApi &rt() const { return rt_; }
-
- private:
-  const RtApi &rt_;
-  std::mutex mutex_;
-  std::map<int, std::unique_ptr<DeviceManager>> managers_;
 };
 
 // PyTorch-style guard primitives over the backend's current device.

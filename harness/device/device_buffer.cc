@@ -10,8 +10,7 @@ DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
     : rt_(std::exchange(other.rt_, nullptr)),
       device_(other.device_),
       data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)),
-      host_(std::exchange(other.host_, false)) {}
+      size_(std::exchange(other.size_, 0)) {}
 
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
   if (this != &other) {
@@ -20,7 +19,6 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
     device_ = other.device_;
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
-    host_ = std::exchange(other.host_, false);
   }
   return *this;
 }
@@ -29,11 +27,7 @@ void DeviceBuffer::Release() noexcept {
   // Malloc(0) may answer NULL: then there is nothing to free.
   if (rt_ != nullptr && data_ != nullptr) {
     detail::QuietDeviceScope scope(*rt_, device_);
-    if (host_) {
-      detail::ReportIgnoredFailure("infinirtFreeHost", detail::CallRt(rt_->infinirtFreeHost, data_));
-    } else {
-      detail::ReportIgnoredFailure("infinirtFree", detail::CallRt(rt_->infinirtFree, data_));
-    }
+    detail::ReportIgnoredFailure("infinirtFree", detail::CallRt(rt_->infinirtFree, data_));
   }
   rt_ = nullptr;
   data_ = nullptr;

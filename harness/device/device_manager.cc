@@ -23,8 +23,4 @@ Device &DeviceManager::GetDevice(int index) {
   return *slot;
 }
 
-DeviceManagerFactory InfiniRtDeviceManagerFactory() {
-  return [](const RtApi &rt, infiniDevice_t type) { return std::make_unique<DeviceManager>(rt, type); };
-}
-
 }  // namespace infinicts::device

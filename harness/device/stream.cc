@@ -15,9 +15,4 @@ void Stream::Synchronize() {
   detail::ThrowIfFailed(CallRt(device_.rt().infinirtStreamSynchronize, raw_), "infinirtStreamSynchronize");
 }
 
-void Stream::WaitEvent(const Event &event) {
-  ActiveDeviceGuard guard(device_.rt(), device_.id());
-  detail::ThrowIfFailed(CallRt(device_.rt().infinirtStreamWaitEvent, raw_, event.raw()), "infinirtStreamWaitEvent");
-}
-
 }  // namespace infinicts::device

@@ -56,6 +56,22 @@ HostTensor Ones(const HostTensor &x);
 // y = x · w / sqrt(mean(x²) + epsilon) over the last dimension; w has the last dimension's length.
 HostTensor RMSNorm(const HostTensor &x, const HostTensor &w, double epsilon);
 
+// The residual add fused with RMSNorm: residual_out = a + b, and y = RMSNorm(residual_out,
+// weight, epsilon) over the last dimension, from the exact sum.
+struct AddRMSNormResult {
+  HostTensor y, residual_out;
+};
+AddRMSNormResult AddRMSNorm(const HostTensor &a, const HostTensor &b, const HostTensor &weight, double epsilon);
+
+// The gated FFN activation on a [..., 2d] input: output[..., j] = silu(input[..., j]) ·
+// input[..., d + j] (the gate is the first half, the up projection the second).
+HostTensor SiluAndMul(const HostTensor &input);
+
+// Per request r of a packed batch, the hidden state of its last token: output[0, r, :] =
+// hidden_states[t, :] with t = input_offsets[r + 1] − 1, hidden_states [batch, tokens, hidden]
+// read as batch·tokens consecutive tokens; output [1, requests, hidden].
+HostTensor SelectLastTokenHidden(const HostTensor &hidden_states, const HostTensor &input_offsets);
+
 // LayerNorm over the last dimension as InfiniCore defines its three outputs:
 //   std_deviation   = sqrt(var + eps), var the biased (population) variance; shape x[:-1]
 //   standardization = (x - mean) / std_deviation;                             shape x
@@ -105,10 +121,49 @@ struct RandomSampleResult {
 };
 RandomSampleResult RandomSample(const HostTensor &scores, float random_val, float topp, int topk, float temperature);
 
+// The MoE routers' outputs: F64 [tokens, topk] each, row r's selected experts in rank order.
+struct TopkRoutingResult {
+  HostTensor values;
+  HostTensor indices;
+};
+
+// Topksoftmax over x [tokens, experts]: per row, the topk experts of largest logit, largest
+// first (ties: lower index first), each with its softmax probability over the whole row,
+// p_i = e^(x_i - max) / Σ_j e^(x_j - max); with norm != 0, those probabilities divided by
+// their own sum. 1 <= topk <= experts.
+TopkRoutingResult Topksoftmax(const HostTensor &x, size_t topk, int norm);
+
+// Topkrouter (DeepSeek-V3's group-limited routing) over x [tokens, 256] and correction_bias
+// [256]; see topkrouter.cc for the rule. row_margins[r] is the smallest gap, in row r,
+// between two quantities whose order decided the result (the 4th and 5th group scores, and
+// neighbouring selection scores down to rank topk), ties that any arithmetic reproduces
+// aside (equal inputs, masked experts); infinity when nothing was decided. A backend
+// computing in F32 makes the same choices where it is comfortably large (1e-4, say).
+struct TopkrouterResult {
+  HostTensor values;
+  HostTensor indices;
+  std::vector<double> row_margins;
+};
+TopkrouterResult Topkrouter(const HostTensor &x, const HostTensor &correction_bias, float routed_scaling_factor,
+                            size_t topk);
+
 // Identity on values: a contiguous F64 copy of src (the oracle for any dst layout).
 HostTensor Rearrange(const HostTensor &src);
 
 // output[..., :] = weight[indices[...], :]; indices integral in [0, vocab).
 HostTensor Embedding(const HostTensor &indices, const HostTensor &weight);
+
+// One cache of KVCaching (k_cache with k, or v_cache with v): cache [batch, kv_heads,
+// max_seq_len, head_dim] as it was before the call, entries [batch, kv_heads, new_len,
+// head_dim]; returns the cache with cache[b, h, past_kv_lengths[b] + s, :] = entries[b, h, s, :]
+// and every other element unchanged. Lengths integral, each with past + new_len <= max_seq_len.
+HostTensor KVCaching(const HostTensor &cache, const HostTensor &entries, const HostTensor &past_kv_lengths);
+
+// One pool of PagedCaching (k_cache with k, or v_cache with v): cache_pool [num_blocks,
+// kv_heads, block_size, head_dim] as it was before the call, entries [num_tokens, kv_heads,
+// head_dim]; returns the pool with pool[slot / block_size, h, slot % block_size, :] =
+// entries[t, h, :] for slot = slot_mapping[t] >= 0 (a negative slot, padding, writes nothing)
+// and every other element unchanged. Slots inside the pool, none given to two tokens.
+HostTensor PagedCaching(const HostTensor &cache_pool, const HostTensor &entries, const HostTensor &slot_mapping);
 
 }  // namespace infinicts::oracle

@@ -33,5 +33,20 @@ TEST(EmbeddingOracle, RejectsIndicesOutsideTheVocabulary) {
   EXPECT_THROW(oracle::Embedding(HostTensor::FromValues(INFINI_DTYPE_I32, {1}, {-1}), weight), std::invalid_argument);
 }
 
+TEST(SelectLastTokenHiddenOracle, TakesEachRequestsLastTokenAcrossBatchRows) {
+  // hidden_states [2, 2, 1]: tokens 0..3 hold 10, 11, 12, 13; requests of 1, 2 and 1 tokens.
+  const HostTensor hidden = F32({2, 2, 1}, {10, 11, 12, 13});
+  const HostTensor offsets = HostTensor::FromValues(INFINI_DTYPE_I32, {4}, {0, 1, 3, 4});
+  ExpectValues(oracle::SelectLastTokenHidden(hidden, offsets), {1, 3, 1}, {10, 12, 13});
+}
+
+TEST(SelectLastTokenHiddenOracle, RejectsARequestOutsideTheTokens) {
+  const HostTensor hidden = F32({1, 2, 1}, {10, 11});
+  EXPECT_THROW(oracle::SelectLastTokenHidden(hidden, HostTensor::FromValues(INFINI_DTYPE_I32, {2}, {0, 3})),
+               std::invalid_argument);
+  EXPECT_THROW(oracle::SelectLastTokenHidden(hidden, HostTensor::FromValues(INFINI_DTYPE_I32, {3}, {0, 1, 1})),
+               std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace infinicts

@@ -11,6 +11,7 @@ namespace {
 
 using testing_helpers::ExpectValues;
 using testing_helpers::F32;
+using testing_helpers::F64;
 
 const HostTensor kA = F32({2, 3}, {1, 2, 3, 4, 5, 6});
 
@@ -88,6 +89,13 @@ TEST(ElementwiseOracle, ClipWithBroadcastBounds) {
   const HostTensor inverted_low = F32({4}, {2, 2, 2, 2});
   const HostTensor inverted_high = F32({4}, {0, 0, 0, 0});
   ExpectValues(oracle::Clip(F32({4}, {-5, 1, 5, 0}), inverted_low, inverted_high), {4}, {0, 0, 0, 0});
+}
+
+TEST(SiluAndMulOracle, GateFirstUpSecondWithItsLimits) {
+  // Rows [gate | up]: silu(0)·5 = 0, silu(2)·3, silu(-1000)·1 = -0, silu(1000)·2 = 2000.
+  const HostTensor input = F64({2, 4}, {0, 2, 5, 3, -1000, 1000, 1, 2});
+  const double silu2 = 2.0 / (1.0 + std::exp(-2.0));
+  ExpectValues(oracle::SiluAndMul(input), {2, 2}, {0, silu2 * 3, 0, 2000});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "oracle/oracles.h"
 #include "test_tensors.h"
@@ -61,6 +62,21 @@ TEST(LayerNormOracle, EpsilonJoinsTheVarianceAndBiasIsOptional) {
   const double deviation = std::sqrt(2.0);  // sqrt(1.25 + 0.75)
   ExpectValues(result.std_deviation, {2}, {deviation, std::sqrt(0.75)});
   ExpectValues(result.output, {2, 4}, {-1.5 / deviation, -0.5 / deviation, 0.5 / deviation, 1.5 / deviation, 0, 0, 0, 0});
+}
+
+TEST(AddRMSNormOracle, NormalizesTheSumAndReturnsIt) {
+  // a + b = (3, 4): mean square 12.5, as in RMSNormOracle.HandComputed; a alone would give 1.
+  const HostTensor a = F32({1, 2}, {1, 1});
+  const HostTensor b = F32({1, 2}, {2, 3});
+  const HostTensor w = F32({2}, {1, 2});
+  const oracle::AddRMSNormResult result = oracle::AddRMSNorm(a, b, w, 0.5);
+  ExpectValues(result.residual_out, {1, 2}, {3, 4});
+  ExpectValues(result.y, {1, 2}, {3 / std::sqrt(13.0), 8 / std::sqrt(13.0)});
+}
+
+TEST(AddRMSNormOracle, RefusesMismatchedAddends) {
+  const HostTensor w = F32({2}, {1, 1});
+  EXPECT_THROW(oracle::AddRMSNorm(F32({1, 2}, {1, 1}), F32({2, 1}, {1, 1}), w, 0.0), std::invalid_argument);
 }
 
 }  // namespace

@@ -42,9 +42,10 @@ infiniStatus_t CreateDescriptor(infiniopHandle_t handle, InfiniopDescriptor **de
     std::unique_ptr<InfiniopDescriptor> made;
     INFINIOP_RETURN_IF_ERROR(make(*handle, &made));
 #ifdef INFINIOP_WITH_CUDA
-    // Data on an NVIDIA device is in GPU memory: only operators with a CUDA path serve it.
+    // Data on an NVIDIA device is in GPU memory: only operators with a CUDA path serve it;
+    // the others are not implemented there yet.
     if (handle->device_type == INFINI_DEVICE_NVIDIA && !cuda::HasCudaPath(made->kind)) {
-      return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
+      return INFINI_STATUS_NOT_IMPLEMENTED;
     }
 #endif
     *desc_ptr = made.release();

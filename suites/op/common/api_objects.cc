@@ -16,15 +16,15 @@ infiniStatus_t ScopedHandle::Destroy() {
 
 infiniStatus_t ScopedTensorDescriptors::Create(const std::vector<TensorSpec> &specs) {
   Destroy();
-  descriptors_.assign(specs.size(), nullptr);
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const TensorSpec &spec = specs[i];
+  for (const TensorSpec &spec : specs) {
+    if (!spec.described) continue;
+    descriptors_.push_back(nullptr);
     if (!spec.present) continue;
     const Layout &layout = spec.layout;
     const infiniStatus_t status = cts::op().infiniopCreateTensorDescriptor(
-        &descriptors_[i], layout.shape.size(), layout.shape.data(), layout.strides.data(), spec.dtype);
+        &descriptors_.back(), layout.shape.size(), layout.shape.data(), layout.strides.data(), spec.dtype);
     if (status != INFINI_STATUS_SUCCESS) {
-      descriptors_[i] = nullptr;
+      descriptors_.back() = nullptr;
       return status;
     }
   }

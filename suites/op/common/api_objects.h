@@ -32,7 +32,8 @@ class ScopedTensorDescriptors {
   ScopedTensorDescriptors(const ScopedTensorDescriptors &) = delete;
   ScopedTensorDescriptors &operator=(const ScopedTensorDescriptors &) = delete;
 
-  // One descriptor per present spec (absent ones stay NULL); the first failing status, if any.
+  // One descriptor per described spec, in order (absent ones stay NULL): the create call's
+  // tensors. The first failing status, if any.
   infiniStatus_t Create(const std::vector<TensorSpec> &specs);
   infiniStatus_t Destroy();  // the first failing status, if any
   const TensorDescriptors &get() const { return descriptors_; }

@@ -34,6 +34,12 @@ inline constexpr double kGeluTanh = 9;        // x³ (2), scale, add x, scale by
 inline constexpr double kRelu6 = 2;           // two compares
 inline constexpr double kSelu = 5;            // compare, exp, subtract 1, scale by alpha, scale
 inline constexpr double kFill = 0;            // zeros, ones: writes only
+// Per logit (x element); the topk values' few divisions are not counted.
+inline constexpr double kTopksoftmax = 5;     // max, subtract, exp, accumulate, top-k compare
+inline constexpr double kTopkrouter = 7;      // sigmoid (4), add the bias, group top-2 compare, top-k compare
+inline constexpr double kCacheWrite = 0;      // kv_caching, paged_caching: copies into the caches
+inline constexpr double kSiluAndMul = 6;      // sigmoid of the gate (4), times the gate, times the up half
+inline constexpr double kAddRmsNorm = 5;      // add, square, accumulate, scale by 1/rms, multiply by w
 }  // namespace perf_flops
 
 // Every operator with a per-element count, by subject: what tests/spec/flop_table_test.cc
@@ -60,6 +66,10 @@ inline constexpr SubjectFlops kFlopsBySubject[] = {
     {"reciprocal", perf_flops::kReciprocal}, {"log1p", perf_flops::kLog1p},
     {"sinh", perf_flops::kSinh},       {"floor", perf_flops::kFloor},
     {"zeros", perf_flops::kFill},      {"ones", perf_flops::kFill},
+    {"topksoftmax", perf_flops::kTopksoftmax}, {"topkrouter", perf_flops::kTopkrouter},
+    {"kv_caching", perf_flops::kCacheWrite}, {"paged_caching", perf_flops::kCacheWrite},
+    {"silu_and_mul", perf_flops::kSiluAndMul}, {"add_rms_norm", perf_flops::kAddRmsNorm},
+    {"select_last_token_hidden", perf_flops::kDataMovement},
 };
 
 }  // namespace infinicts::op_cases

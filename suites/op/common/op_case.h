@@ -63,12 +63,15 @@ struct TensorSpec {
   // Absent, yet compute gets a non-NULL pointer to storage of all-ones bytes (NaN) of its
   // layout, as a caller passes a stale pointer: a backend that reads it shows NaN.
   bool junk_pointer = false;
+  // false: compute takes the tensor's data but the create call no descriptor of it, so its
+  // layout is the caller's promise (Topksoftmax's values and indices, sized by topk).
+  bool described = true;
 };
 
 inline bool IsWritten(const TensorSpec &spec) { return spec.role != Role::kInput; }
 
 using OpDescriptor = struct InfiniopDescriptor *;
-using TensorDescriptors = std::vector<infiniopTensorDescriptor_t>;  // one per spec; NULL when absent
+using TensorDescriptors = std::vector<infiniopTensorDescriptor_t>;  // one per described spec; NULL when absent
 
 // The backend calls of one operator for one problem; attributes (alpha, eps, axis, ...) are
 // bound inside. workspace_size is empty for operators without workspace functions.

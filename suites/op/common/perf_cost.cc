@@ -56,4 +56,10 @@ PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std:
   return {perf_flops::kRope * static_cast<double>(elements), bytes};
 }
 
+PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype) {
+  const double moved = static_cast<double>(entries) * static_cast<double>(DtypeSize(dtype));
+  return {perf_flops::kCacheWrite * static_cast<double>(entries),
+          2.0 * moved + static_cast<double>(indices) * static_cast<double>(DtypeSize(index_dtype))};
+}
+
 }  // namespace infinicts::op_cases

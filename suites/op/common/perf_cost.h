@@ -47,4 +47,9 @@ PerfCost EmbeddingCost(size_t tokens, size_t dim, infiniDtype_t dtype, infiniDty
 // `positions` distinct positions (the rest of the tables is never touched).
 PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std::vector<TensorSpec> &specs);
 
+// KVCaching and PagedCaching write `entries` elements (k's and v's together) into their
+// caches: the entries read, as many cache elements written (the rest of the caches is never
+// touched), and `indices` lengths or slots read; no flops.
+PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype);
+
 }  // namespace infinicts::op_cases

@@ -33,6 +33,11 @@ std::vector<LlmModel> PerfModels() {
   return {kLlama2_7B};
 }
 
+std::vector<LlmModel> ServingModels() {
+  if (cts::FullProfile()) return {kLlama2_7B, kLlama3_8B, kQwen2_7B, kLlama2_70B};
+  return {kLlama2_7B, kLlama3_8B, kQwen2_7B};
+}
+
 std::vector<size_t> PerfTokens(PerfWeight weight) {
   if (cts::FullProfile()) return {1, 16, 512, 4096};
   if (weight == PerfWeight::kCheap) return {1, 16, 512};
@@ -50,9 +55,10 @@ std::vector<infiniDtype_t> PerfDtypes(const std::vector<infiniDtype_t> &admitted
 }
 
 std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infiniDtype_t> &admitted,
-                                     const std::function<PartDims(const LlmModel &, size_t tokens)> &parts) {
+                                     const std::function<PartDims(const LlmModel &, size_t tokens)> &parts,
+                                     const std::vector<LlmModel> &models) {
   std::vector<PerfProblem> problems;
-  for (const LlmModel &model : PerfModels()) {
+  for (const LlmModel &model : models) {
     for (size_t tokens : PerfTokens(weight)) {
       for (const auto &[part, dims] : parts(model, tokens)) {
         for (infiniDtype_t dtype : PerfDtypes(admitted)) {
@@ -71,13 +77,14 @@ std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infini
 }
 
 std::vector<PerfProblem> TokenRowProblems(const std::string &part, RowWidth width, PerfWeight weight,
-                                          const std::vector<infiniDtype_t> &admitted) {
+                                          const std::vector<infiniDtype_t> &admitted,
+                                          const std::vector<LlmModel> &models) {
   return LlmProblems(weight, admitted, [&](const LlmModel &model, size_t tokens) {
     const size_t size = width == RowWidth::kHidden         ? model.hidden
                         : width == RowWidth::kIntermediate ? model.intermediate
                                                            : model.vocab;
     return PartDims{{part, {{"tokens", tokens}, {"width", size}}}};
-  });
+  }, models);
 }
 
 Shape TokenRowShape(const PerfProblem &problem) { return {problem.Dim("tokens"), problem.Dim("width")}; }

@@ -19,6 +19,8 @@ struct LlmModel {
 };
 inline constexpr LlmModel kLlama2_7B{"llama2_7b", 4096, 11008, 32, 32, 128, 32000};
 inline constexpr LlmModel kLlama2_70B{"llama2_70b", 8192, 28672, 64, 8, 128, 32000};
+inline constexpr LlmModel kLlama3_8B{"llama3_8b", 4096, 14336, 32, 8, 128, 128256};    // GQA: 4 heads per kv head
+inline constexpr LlmModel kQwen2_7B{"qwen2_7b", 3584, 18944, 28, 4, 128, 152064};     // GQA: 7 heads per kv head
 
 struct PerfProblem : Param<PerfProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
@@ -39,6 +41,10 @@ struct PerfProblem : Param<PerfProblem> {
 enum class PerfWeight { kCheap, kHeavy };
 
 std::vector<LlmModel> PerfModels();
+// The serving operators' models (attention, caches, fused norms, routing): Llama-2-7B,
+// Llama-3-8B and Qwen2-7B, whose head counts and widths differ (GQA), in every profile;
+// the full profile adds Llama-2-70B.
+std::vector<LlmModel> ServingModels();
 std::vector<size_t> PerfTokens(PerfWeight weight);
 // The profile's dtypes among those the operator admits.
 std::vector<infiniDtype_t> PerfDtypes(const std::vector<infiniDtype_t> &admitted);
@@ -46,14 +52,17 @@ std::vector<infiniDtype_t> PerfDtypes(const std::vector<infiniDtype_t> &admitted
 // One problem per model × tokens × dtype × part: `parts(model, tokens)` gives each part's
 // name and dims for that model and token count.
 using PartDims = std::vector<std::pair<std::string, std::vector<std::pair<std::string, size_t>>>>;
+// `models` defaults to PerfModels().
 std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infiniDtype_t> &admitted,
-                                     const std::function<PartDims(const LlmModel &, size_t tokens)> &parts);
+                                     const std::function<PartDims(const LlmModel &, size_t tokens)> &parts,
+                                     const std::vector<LlmModel> &models = PerfModels());
 
 // Problems over [tokens, width] rows, width the model's hidden size, FFN width or vocabulary:
 // dims {"tokens", "width"}.
 enum class RowWidth { kHidden, kIntermediate, kVocab };
 std::vector<PerfProblem> TokenRowProblems(const std::string &part, RowWidth width, PerfWeight weight,
-                                          const std::vector<infiniDtype_t> &admitted);
+                                          const std::vector<infiniDtype_t> &admitted,
+                                          const std::vector<LlmModel> &models = PerfModels());
 Shape TokenRowShape(const PerfProblem &problem);  // {tokens, width}
 
 // Contiguous specs of one shape and dtype: the first named tensor the output, the rest inputs.

@@ -40,5 +40,11 @@ void InstallZerosMultipliesInput(OpTable &calls);
 void InstallSigmoidNanAtInfinity(OpTable &calls);
 void InstallLayerNormReadsAbsentBias(OpTable &calls);
 void InstallGemmBetaZeroReadsC(OpTable &calls);
+void InstallTopksoftmaxTiesToHigherIndex(OpTable &calls);
+void InstallTopksoftmaxSoftmaxOverSelected(OpTable &calls);
+void InstallTopkrouterValuesFromBiasedScores(OpTable &calls);
+void InstallKvCacheWriteOffByOne(OpTable &calls);
+void InstallSiluAndMulHalvesSwapped(OpTable &calls);
+void InstallSelectLastTokenFirstToken(OpTable &calls);
 
 }  // namespace infinicts::fault

@@ -1,0 +1,179 @@
+// Topkrouter, DeepSeek-V3's group-limited MoE routing (256 experts in 8 groups of 32, 4
+// groups kept), per row of x [tokens, 256]:
+//   s_i = sigmoid(x_i); b_i = s_i + correction_bias_i (F32 [256]), which only selects;
+//   a group's score is the sum of its two largest b; the 4 best groups are kept (ties: the
+//   lower group index); c_i = b_i in a kept group, 0 in the others; the topk experts of
+//   largest c, largest first (ties: the lower index), go to indices (I32) and
+//   routed_scaling_factor · s_e / (Σ_selected s + 1e-9) to values (F32), both contiguous
+//   [tokens, topk].
+// The sigmoids of contiguous F32 and F16 rows go through the vector kernel (F32); the
+// selection and the sums run in double.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include "core/api.h"
+#include "core/dtype.h"
+#include "core/parallel.h"
+#include "core/simd.h"
+#include "infiniop.h"
+#include "ops/topk_select.h"
+
+namespace infinicts::ref::op {
+namespace {
+
+constexpr size_t kExperts = 256, kGroups = 8, kGroupSize = 32, kKeptGroups = 4;
+constexpr double kSumEpsilon = 1e-9;
+
+struct TopkrouterPlan {
+  infiniDtype_t dtype;
+  size_t tokens = 0;
+  ptrdiff_t token_stride = 0, expert_stride = 0, bias_stride = 0;
+};
+
+infiniStatus_t MakePlan(const TensorLayout &x, const TensorLayout &bias, TopkrouterPlan *plan) {
+  if (!IsFloatDtype(x.dtype) || bias.dtype != INFINI_DTYPE_F32) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  if (x.ndim() != 2 || x.shape[1] != kExperts || bias.ndim() != 1 || bias.shape[0] != kExperts) {
+    return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  }
+  plan->dtype = x.dtype;
+  plan->tokens = x.shape[0];
+  plan->token_stride = x.strides[0];
+  plan->expert_stride = x.strides[1];
+  plan->bias_stride = bias.strides[0];
+  return INFINI_STATUS_SUCCESS;
+}
+
+// s_i = 1 / (1 + e^(-x_i)) of one row into scores (F32).
+template <class T>
+void RowScores(const T *row, ptrdiff_t step, float *scores) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, f16_t>) {
+    if (step == 1 && simd::Enabled()) {
+      const void *operands[1] = {row};
+      if constexpr (std::is_same_v<T, f16_t>) {
+        simd::F16ToF32(reinterpret_cast<const uint16_t *>(row), scores, kExperts);
+        operands[0] = scores;  // in place, as Map allows
+      }
+      simd::Map(simd::MapOp::kSigmoid, false, operands, scores, kExperts, false);
+      return;
+    }
+  }
+  for (size_t i = 0; i < kExperts; ++i) {
+    const double v = LoadDouble(row[static_cast<ptrdiff_t>(i) * step]);
+    scores[i] = static_cast<float>(1.0 / (1.0 + std::exp(-v)));  // e^(-v) = Inf gives 0
+  }
+}
+
+template <class T>
+void Run(const TopkrouterPlan &plan, float *values, int32_t *indices, const T *x, const float *bias,
+         float routed_scaling_factor, size_t topk) {
+  ParallelFor(plan.tokens, 64, [&](size_t begin, size_t end) {
+    float *scores = RouterScratch<float, 0>(kExperts);
+    double *choice = RouterScratch<double, 0>(kExperts);
+    double *best = RouterScratch<double, 1>(topk);
+    for (size_t r = begin; r < end; ++r) {
+      RowScores(x + static_cast<ptrdiff_t>(r) * plan.token_stride, plan.expert_stride, scores);
+      // choice holds the biased scores b, then the selection scores c.
+      for (size_t i = 0; i < kExperts; ++i) {
+        const float bias_i = bias[static_cast<ptrdiff_t>(i) * plan.bias_stride];
+        choice[i] = static_cast<double>(scores[i]) + static_cast<double>(bias_i);
+      }
+      double group_score[kGroups];
+      for (size_t g = 0; g < kGroups; ++g) {
+        double first = -INFINITY, second = -INFINITY;  // the group's two largest b (equal ones both count)
+        for (size_t i = g * kGroupSize; i < (g + 1) * kGroupSize; ++i) {
+          if (choice[i] > first) {
+            second = first;
+            first = choice[i];
+          } else if (choice[i] > second) {
+            second = choice[i];
+          }
+        }
+        group_score[g] = first + second;
+      }
+      double kept_score[kKeptGroups];
+      uint32_t kept_group[kKeptGroups];
+      SelectTopK(group_score, kGroups, kKeptGroups, kept_score, kept_group);
+      bool kept[kGroups] = {};
+      for (uint32_t g : kept_group) kept[g] = true;
+      for (size_t i = 0; i < kExperts; ++i) {
+        if (!kept[i / kGroupSize]) choice[i] = 0.0;
+      }
+      int32_t *chosen = indices + r * topk;
+      SelectTopK(choice, kExperts, topk, best, chosen);
+      double sum = kSumEpsilon;
+      for (size_t j = 0; j < topk; ++j) sum += static_cast<double>(scores[chosen[j]]);
+      const double scale = static_cast<double>(routed_scaling_factor) / sum;
+      float *out = values + r * topk;
+      for (size_t j = 0; j < topk; ++j) out[j] = static_cast<float>(scale * static_cast<double>(scores[chosen[j]]));
+    }
+  });
+}
+
+class TopkrouterDescriptor final : public InfiniopDescriptor {
+ public:
+  static constexpr OpKind kKind = OpKind::kTopkrouter;
+
+  TopkrouterDescriptor(const InfiniopHandle &handle, std::shared_ptr<const TopkrouterPlan> plan)
+      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {}
+
+  infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *values, void *indices, const void *x,
+                         const void *correction_bias, float routed_scaling_factor, size_t topk, void *stream) const {
+    INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
+    const size_t selected = plan_->tokens * topk;
+    INFINIOP_RETURN_IF_ERROR(CheckData({{values, selected},
+                                        {indices, selected},
+                                        {x, plan_->tokens * kExperts},
+                                        {correction_bias, kExperts}}));
+    if (topk == 0 || topk > kExperts) return INFINI_STATUS_BAD_PARAM;
+    std::shared_ptr<const TopkrouterPlan> plan = plan_;
+    return Launch(*this, stream, [plan, values, indices, x, correction_bias, routed_scaling_factor, topk] {
+      DispatchFloat(plan->dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        Run(*plan, static_cast<float *>(values), static_cast<int32_t *>(indices), static_cast<const T *>(x),
+            static_cast<const float *>(correction_bias), routed_scaling_factor, topk);
+      });
+    });
+  }
+
+ private:
+  std::shared_ptr<const TopkrouterPlan> plan_;
+};
+
+}  // namespace
+}  // namespace infinicts::ref::op
+
+using namespace infinicts::ref::op;
+
+__INFINI_C infiniStatus_t infiniopCreateTopkrouterDescriptor(infiniopHandle_t handle,
+                                                             infiniopTopkrouterDescriptor_t *desc_ptr,
+                                                             infiniopTensorDescriptor_t x_desc,
+                                                             infiniopTensorDescriptor_t correction_bias_desc) {
+  return CreateDescriptor(handle, desc_ptr, {x_desc, correction_bias_desc},
+                          [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+                            auto plan = std::make_shared<TopkrouterPlan>();
+                            INFINIOP_RETURN_IF_ERROR(MakePlan(*x_desc, *correction_bias_desc, plan.get()));
+                            made->reset(new TopkrouterDescriptor(h, std::move(plan)));
+                            return INFINI_STATUS_SUCCESS;
+                          });
+}
+
+__INFINI_C infiniStatus_t infiniopGetTopkrouterWorkspaceSize(infiniopTopkrouterDescriptor_t desc, size_t *size) {
+  return GetWorkspaceSize<TopkrouterDescriptor>(desc, size);
+}
+
+__INFINI_C infiniStatus_t infiniopTopkrouter(infiniopTopkrouterDescriptor_t desc, void *workspace,
+                                             size_t workspace_size, void *values, void *indices, const void *x,
+                                             const void *correction_bias, const float routed_scaling_factor,
+                                             const size_t topk, void *stream) {
+  TopkrouterDescriptor *self = nullptr;
+  INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+  return self->Compute(workspace, workspace_size, values, indices, x, correction_bias, routed_scaling_factor, topk,
+                       stream);
+}
+
+__INFINI_C infiniStatus_t infiniopDestroyTopkrouterDescriptor(infiniopTopkrouterDescriptor_t desc) {
+  return DestroyDescriptor<TopkrouterDescriptor>(desc);
+}

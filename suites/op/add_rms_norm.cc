@@ -1,0 +1,201 @@
+// AddRMSNorm: residual_out = a + b and y = residual_out·weight / sqrt(mean(residual_out²) +
+// epsilon) over the last dim (spec section OP-ADDRMSNORM).
+//
+// Data: most problems make b cancel most of a (a of magnitude 0.25 to 0.5, b = s − a for
+// rows s whose mean square is within a factor 4 of epsilon), so that normalizing a or b
+// alone, normalizing before the add, or epsilon outside the square root each miss by far;
+// a few use ordinary rows. Half-precision data runs with a weight of its own dtype and
+// with an F32 weight; residual_out = a and = b run in place (the decoder's residual update).
+#include <cmath>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "common/row_lengths.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct AddRmsNormProblem : Param<AddRmsNormProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // y, residual_out, a, b
+  infiniDtype_t w_dtype = INFINI_DTYPE_F32;
+  Shape shape;
+  LayoutKind y_layout = LayoutKind::kContiguous, residual_layout = LayoutKind::kContiguous,
+             a_layout = LayoutKind::kContiguous, b_layout = LayoutKind::kContiguous;
+  double epsilon = 1e-5;
+  bool cancelling = true;  // b = s − a with mean(s²) near epsilon
+
+  // epsilon travels as a float: the oracle uses the value the backend receives.
+  double PassedEpsilon() const { return static_cast<double>(static_cast<float>(epsilon)); }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "_w_" + DtypeName(w_dtype) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"y", y_layout}, {"residual_out", residual_layout}, {"a", a_layout}, {"b", b_layout}}) +
+           "__eps_" + NumberName(epsilon) + (cancelling ? "_cancelling" : "");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"w_dtype", DtypeName(w_dtype)},
+                          {"shape", shape},
+                          {"y_layout", LayoutName(y_layout)},
+                          {"residual_out_layout", LayoutName(residual_layout)},
+                          {"a_layout", LayoutName(a_layout)},
+                          {"b_layout", LayoutName(b_layout)},
+                          {"epsilon", epsilon},
+                          {"cancelling", cancelling}}
+        .dump();
+  }
+};
+
+// a with magnitudes in [0.25, 0.5]; b = s − a for rows s of mean square near epsilon, so
+// that a + b = s up to b's rounding.
+void FillCancellingPair(HostTensor &a, HostTensor &b, Rng &rng, double epsilon) {
+  HostTensor sum(INFINI_DTYPE_F64, a.shape());
+  FillSmallRmsRows(sum, rng, epsilon);
+  FillAwayFromZero(a, rng, 0.25, 0.5);
+  for (size_t i = 0; i < a.numel(); ++i) b.SetAt(i, sum.GetAt(i) - a.GetAt(i));
+}
+
+struct AddRmsNormOp {
+  using Problem = AddRmsNormProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "add_rms_norm";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const Shape w_shape = {p.shape.empty() ? 1 : p.shape.back()};
+    return {{"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, p.shape)},
+            {"residual_out", Role::kOutput, p.dtype, MakeLayout(p.residual_layout, p.shape)},
+            {"a", Role::kInput, p.dtype, MakeLayout(p.a_layout, p.shape)},
+            {"b", Role::kInput, p.dtype, MakeLayout(p.b_layout, p.shape)},
+            {"weight", Role::kInput, p.w_dtype, ContiguousLayout(w_shape)}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::AddRMSNorm>(std::make_tuple(static_cast<float>(p.epsilon)));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    if (p.cancelling) {
+      FillCancellingPair(t[2], t[3], rng, p.PassedEpsilon());
+    } else {
+      FillAwayFromZero(t[2], rng, 0.25, 2.0);
+      FillAwayFromZero(t[3], rng, 0.25, 2.0);
+    }
+    FillAwayFromZero(t[4], rng, 0.5, 1.5);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    oracle::AddRMSNormResult result = oracle::AddRMSNorm(t[2], t[3], t[4], p.PassedEpsilon());
+    return {result.y, result.residual_out};
+  }
+
+  static double Flops(const Problem &p) { return perf_flops::kAddRmsNorm * static_cast<double>(NumElements(p.shape)); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t w_dtype, Shape shape) {
+    Problem p;
+    p.dtype = dtype;
+    p.w_dtype = w_dtype;
+    p.shape = std::move(shape);
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, dtype, {4, 5}));
+    }
+    problems.push_back(Make(INFINI_DTYPE_F16, INFINI_DTYPE_F32, {4, 5}));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, dtype, {4, 5}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    const std::pair<infiniDtype_t, infiniDtype_t> dtype_pairs[] = {
+        {INFINI_DTYPE_F16, INFINI_DTYPE_F16},  {INFINI_DTYPE_F16, INFINI_DTYPE_F32},
+        {INFINI_DTYPE_BF16, INFINI_DTYPE_BF16}, {INFINI_DTYPE_BF16, INFINI_DTYPE_F32},
+        {INFINI_DTYPE_F32, INFINI_DTYPE_F32},  {INFINI_DTYPE_F64, INFINI_DTYPE_F64}};
+    // 2-D and 3-D only (OP-ADDRMSNORM-2): a row of 1, a prime, (batch, tokens, head dim),
+    // LLM hidden 4096.
+    const std::vector<Shape> shapes = {{1, 1}, {1, 13}, {7, 31}, {2, 5, 128}, {3, 4096}};
+    struct Layouts {
+      LayoutKind y, residual, a, b;
+    };
+    // Unit stride along the row (OP-ADDRMSNORM-4 lets a backend refuse others).
+    const Layouts layout_sets[] = {
+        {LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kContiguous},
+        {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kOffset, LayoutKind::kView},
+        {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kFlipped}};
+    std::vector<Problem> problems;
+    for (const auto &[dtype, w_dtype] : dtype_pairs) {
+      for (const Shape &shape : shapes) problems.push_back(Make(dtype, w_dtype, shape));
+      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 128}}) {
+        for (const Layouts &l : layout_sets) {
+          Problem p = Make(dtype, w_dtype, shape);
+          p.y_layout = l.y;
+          p.residual_layout = l.residual;
+          p.a_layout = l.a;
+          p.b_layout = l.b;
+          problems.push_back(p);
+        }
+      }
+      Problem ordinary = Make(dtype, w_dtype, {3, 4096});
+      ordinary.cancelling = false;
+      ordinary.epsilon = 1e-6;
+      problems.push_back(ordinary);
+    }
+    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
+    for (size_t length : kBlockStraddlingLengths) {
+      problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {RowsOfLength(length), length}));
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5})) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    const Problem half = Make(INFINI_DTYPE_F16, INFINI_DTYPE_F16, {4, 5});
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("b_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad("residual_out_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+    bad("a_f32_weight_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad("a_f16_weight_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F64; }, half);
+    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {4}); });
+    bad("weight_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {1, 5}); });
+    bad("b_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {4, 6}); });
+    bad("residual_out_3x5", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 5}); });
+    bad("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad("residual_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[1].layout.strides = {0, 1}; });
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{1, 2}, {1, 3}}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-ADDRMSNORM-3", "OP-ADDRMSNORM-4"}, {"OP-ADDRMSNORM-1"}, {"OP-ADDRMSNORM-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(AddRmsNormOp);
+INFINICTS_OP_WORKSPACE_CASES(AddRmsNormOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,163 @@
+// Inputs for the MoE routers' cases (Topksoftmax, Topkrouter; their accuracy and perf files).
+// The routers' indices are compared exactly, so no two experts whose order decides a result
+// may lie so close that F32 arithmetic could swap them: either they tie exactly (equal
+// stored inputs, which every arithmetic ranks the same way and the tie rule decides) or
+// they lie well apart.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/op_case.h"
+#include "oracle/oracles.h"
+#include "tensor/generate.h"
+#include "tensor/host_tensor.h"
+
+namespace infinicts::op_cases {
+
+// values (F32) and indices (I32), contiguous [tokens, topk]: compute writes them, while the
+// create call takes no descriptor of them (their size follows the run-time topk).
+inline std::vector<TensorSpec> RoutingOutputSpecs(size_t tokens, size_t topk) {
+  std::vector<TensorSpec> specs = {{"values", Role::kOutput, INFINI_DTYPE_F32, ContiguousLayout({tokens, topk})},
+                                   {"indices", Role::kOutput, INFINI_DTYPE_I32, ContiguousLayout({tokens, topk})}};
+  for (TensorSpec &spec : specs) spec.described = false;
+  return specs;
+}
+
+// ---- Topksoftmax: logit rows on a grid -------------------------------------------------
+
+enum class LogitRows {
+  kDistinct,       // distinct logits: the ranking is unambiguous
+  kTies,           // few levels: equal logits inside the top k and at its edge
+  kLargePositive,  // kDistinct shifted far up: e^x overflows without the max subtraction
+  kLargeNegative,  // and far down: every e^x underflows to 0 (0 / 0) without it
+};
+
+inline const char *LogitRowsName(LogitRows kind) {
+  switch (kind) {
+    case LogitRows::kDistinct: return "distinct";
+    case LogitRows::kTies: return "ties";
+    case LogitRows::kLargePositive: return "large_positive";
+    case LogitRows::kLargeNegative: return "large_negative";
+  }
+  return "rows";
+}
+
+// The grid of distinct logits for a row of `experts`: the largest power of two <= 6 / experts,
+// at least 1/32, so that 1.5·experts levels span about 9 (12 for 256 experts), as router
+// logits do: the experts left out keep a visible share of the row (a softmax over the
+// selected ones alone is off by it), and each value has at most 8 significant bits (exact
+// in BF16). Neighbouring levels differ by at least 1/32, a probability ratio of 1.03.
+inline double LogitStep(size_t experts) {
+  double step = 1.0;
+  while (step > 1.0 / 32 && step * static_cast<double>(experts) > 6.0) step /= 2;
+  return step;
+}
+
+// Where the large rows sit: beyond e^x's F32 range (88.7) for F32 and F64; for F16 and BF16
+// beyond F16's (11.1) and near F32's, where F16's spacing is 1/16 and BF16's 0.5, so finer
+// neighbouring levels round onto one (ties again, which the tie rule decides).
+inline double LargeLogitOffset(infiniDtype_t dtype) {
+  return dtype == INFINI_DTYPE_F16 || dtype == INFINI_DTYPE_BF16 ? 96.0 : 1000.0;
+}
+
+// Fills x [tokens, experts] row by row. kDistinct rows take `experts` of 1.5·experts grid
+// levels around 0 (LogitStep), at random and in random order, so rows differ in their
+// maximum and spread; kTies rows draw each logit from max(3, experts / 4) levels 0.5 apart.
+inline void FillExpertLogits(HostTensor &x, Rng &rng, LogitRows kind) {
+  if (x.ndim() != 2) throw std::invalid_argument("FillExpertLogits: x must be 2-D");
+  const size_t tokens = x.shape()[0], experts = x.shape()[1];
+  const double step = LogitStep(experts);
+  const size_t levels = experts + experts / 2;
+  const size_t tie_levels = std::max<size_t>(3, experts / 4);
+  const double offset = kind == LogitRows::kLargePositive   ? LargeLogitOffset(x.dtype())
+                        : kind == LogitRows::kLargeNegative ? -LargeLogitOffset(x.dtype())
+                                                            : 0.0;
+  std::vector<size_t> picks(levels);
+  std::uniform_int_distribution<size_t> tie_level(0, tie_levels - 1);
+  for (size_t r = 0; r < tokens; ++r) {
+    if (kind == LogitRows::kTies) {
+      for (size_t i = 0; i < experts; ++i) {
+        x.Set({r, i}, 0.5 * (static_cast<double>(tie_level(rng)) - static_cast<double>(tie_levels / 2)));
+      }
+      continue;
+    }
+    std::iota(picks.begin(), picks.end(), size_t{0});
+    std::shuffle(picks.begin(), picks.end(), rng);
+    for (size_t i = 0; i < experts; ++i) {
+      const double level = static_cast<double>(picks[i]) - static_cast<double>(levels / 2);
+      x.Set({r, i}, offset + step * level);
+    }
+  }
+}
+
+// ---- Topkrouter: scores and biases, redrawn until the ranking is unambiguous -----------
+
+enum class RouterRows {
+  kRandom,        // x uniform in [-4, 4), bias uniform in [-0.25, 0.25): the bias reorders experts
+  kTies,          // x of 9 levels, bias of 3: equal biased scores, equal group scores
+  kLarge,         // kRandom with a quarter of the logits at ±100: sigmoid's e^x overflows there
+  kNegativeBias,  // bias in [-2, -0.95): few kept experts score above the masked ones' 0
+};
+
+inline const char *RouterRowsName(RouterRows kind) {
+  switch (kind) {
+    case RouterRows::kRandom: return "random";
+    case RouterRows::kTies: return "ties";
+    case RouterRows::kLarge: return "large";
+    case RouterRows::kNegativeBias: return "negative_bias";
+  }
+  return "rows";
+}
+
+// F32 sigmoids and sums are good to a few 1e-7 here; the decisive gaps must be far larger.
+inline constexpr double kRouterMinMargin = 1e-4;
+inline constexpr int kRouterMaxDraws = 200;
+
+inline void FillRouterBias(HostTensor &bias, Rng &rng, RouterRows kind) {
+  std::uniform_int_distribution<int> three(-1, 1);
+  for (size_t i = 0; i < bias.numel(); ++i) {
+    switch (kind) {
+      case RouterRows::kTies: bias.SetAt(i, 0.125 * three(rng)); break;
+      case RouterRows::kNegativeBias: bias.SetAt(i, std::uniform_real_distribution<double>(-2.0, -0.95)(rng)); break;
+      default: bias.SetAt(i, std::uniform_real_distribution<double>(-0.25, 0.25)(rng)); break;
+    }
+  }
+}
+
+inline void FillRouterLogitRow(HostTensor &x, size_t row, Rng &rng, RouterRows kind) {
+  std::uniform_real_distribution<double> uniform(-4.0, 4.0);
+  std::uniform_int_distribution<int> nine(-4, 4), four(0, 3);
+  std::bernoulli_distribution positive(0.5);
+  for (size_t i = 0; i < x.shape()[1]; ++i) {
+    double value = kind == RouterRows::kTies ? 0.5 * nine(rng) : uniform(rng);
+    if (kind == RouterRows::kLarge && four(rng) == 0) value = positive(rng) ? 100.0 : -100.0;
+    x.Set({row, i}, value);
+  }
+}
+
+// Fills correction_bias, then x row by row, drawing again every row whose oracle margin
+// (oracle::TopkrouterResult::row_margins) is below kRouterMinMargin.
+inline void FillRouterInputs(HostTensor &x, HostTensor &bias, Rng &rng, RouterRows kind,
+                             float routed_scaling_factor, size_t topk) {
+  FillRouterBias(bias, rng, kind);
+  std::vector<size_t> to_draw(x.shape()[0]);
+  std::iota(to_draw.begin(), to_draw.end(), size_t{0});
+  for (int draw = 0; draw < kRouterMaxDraws; ++draw) {
+    for (size_t row : to_draw) FillRouterLogitRow(x, row, rng, kind);
+    const oracle::TopkrouterResult expected = oracle::Topkrouter(x, bias, routed_scaling_factor, topk);
+    to_draw.clear();
+    for (size_t row = 0; row < expected.row_margins.size(); ++row) {
+      if (expected.row_margins[row] < kRouterMinMargin) to_draw.push_back(row);
+    }
+    if (to_draw.empty()) return;
+  }
+  throw std::logic_error("Topkrouter data: rows still ranked within " + std::to_string(kRouterMinMargin) +
+                         " after " + std::to_string(kRouterMaxDraws) + " draws");
+}
+
+}  // namespace infinicts::op_cases

@@ -1,0 +1,258 @@
+// KVCaching: each sequence's new keys and values appended to its cache,
+// k_cache[b, h, past_kv_lengths[b] + s, :] = k[b, h, s, :] (v likewise), the rest of both
+// caches unchanged (spec section OP-KVCACHING). The caches are in-out: they start with prior
+// values everywhere and are compared whole.
+//
+// Data: every cache element, k and v away from zero (so a write at the wrong position, or
+// an element not written, shows), past lengths that differ per sequence and include 0 and
+// max_seq_len - new_len (the last rows: a write one position late leaves the sequence's
+// rows, into the next head's rows or a spare position of a view), lengths in I32 and I64,
+// decode (one new token) and prefill chunks, head_dim 1 to 128, and k/v views: a
+// token-major projection output, the k and v columns of a fused QKV tensor, a head_dim
+// that is not the unit stride, the batch walked backwards.
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/cache_layouts.h"
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+// How k and v [batch, kv_heads, new_len, head_dim] lie in memory.
+enum class EntryLayout {
+  kContiguous,
+  kTokenMajor,   // memory [batch, new_len, kv_heads, head_dim]: a projection's output, unpermuted
+  kQkvSlice,     // the k (or v) columns of a fused [batch, new_len, (2·kv_heads + kv_heads + kv_heads)·head_dim]
+  kDimStrided,   // head_dim with stride new_len (the last two dims column-major)
+  kFlipped,      // the batch walked backwards
+};
+
+const char *EntryLayoutName(EntryLayout kind) {
+  switch (kind) {
+    case EntryLayout::kContiguous: return "contig";
+    case EntryLayout::kTokenMajor: return "token_major";
+    case EntryLayout::kQkvSlice: return "qkv_slice";
+    case EntryLayout::kDimStrided: return "dim_strided";
+    case EntryLayout::kFlipped: return "flip";
+  }
+  return "layout";
+}
+
+constexpr size_t kSparePositions = 3;
+
+// `second` picks v's columns of the fused QKV tensor rather than k's.
+Layout MakeEntryLayout(EntryLayout kind, const Shape &shape, bool second) {
+  const ptrdiff_t heads = static_cast<ptrdiff_t>(shape[1]), tokens = static_cast<ptrdiff_t>(shape[2]),
+                  dim = static_cast<ptrdiff_t>(shape[3]);
+  switch (kind) {
+    case EntryLayout::kContiguous: return ContiguousLayout(shape);
+    case EntryLayout::kTokenMajor: return Layout{shape, {tokens * heads * dim, dim, heads * dim, 1}, 0};
+    case EntryLayout::kQkvSlice: {
+      const ptrdiff_t width = 4 * heads * dim;  // q (2 heads per kv head), k, v
+      return Layout{shape, {tokens * width, dim, width, 1}, (second ? 3 : 2) * heads * dim};
+    }
+    case EntryLayout::kDimStrided: return MakeLayout(LayoutKind::kTransposed, shape);
+    case EntryLayout::kFlipped: return MakeLayout(LayoutKind::kFlipped, shape);
+  }
+  throw std::invalid_argument("unknown entry layout");
+}
+
+struct KVCachingProblem : Param<KVCachingProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // caches, k and v
+  infiniDtype_t length_dtype = INFINI_DTYPE_I64;
+  size_t kv_heads = 1, max_seq_len = 1, new_len = 1, head_dim = 1;
+  std::vector<int64_t> past;  // past_kv_lengths, one per sequence: the batch
+  CacheLayout cache_layout = CacheLayout::kContiguous;
+  EntryLayout kv_layout = EntryLayout::kContiguous;
+
+  size_t Batch() const { return past.size(); }
+  Shape CacheShape() const { return {Batch(), kv_heads, max_seq_len, head_dim}; }
+  Shape EntryShape() const { return {Batch(), kv_heads, new_len, head_dim}; }
+
+  std::string Name() const {
+    std::string lengths;
+    for (int64_t length : past) lengths += "_" + std::to_string(length);
+    return std::string(DtypeName(dtype)) + "_len_" + DtypeName(length_dtype) + "__b" + std::to_string(Batch()) +
+           "_h" + std::to_string(kv_heads) + "_m" + std::to_string(max_seq_len) + "_new" + std::to_string(new_len) +
+           "_d" + std::to_string(head_dim) + "__past" + lengths + "__cache_" + CacheLayoutName(cache_layout) +
+           "_kv_" + EntryLayoutName(kv_layout);
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"length_dtype", DtypeName(length_dtype)},
+                          {"cache_shape", CacheShape()},
+                          {"kv_shape", EntryShape()},
+                          {"past_kv_lengths", past},
+                          {"cache_layout", CacheLayoutName(cache_layout)},
+                          {"kv_layout", EntryLayoutName(kv_layout)}}
+        .dump();
+  }
+};
+
+struct KVCachingOp {
+  using Problem = KVCachingProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "kv_caching";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"k_cache", Role::kInOut, p.dtype, MakeCacheLayout(p.cache_layout, p.CacheShape(), kSparePositions)},
+            {"v_cache", Role::kInOut, p.dtype, MakeCacheLayout(p.cache_layout, p.CacheShape(), kSparePositions)},
+            {"k", Role::kInput, p.dtype, MakeEntryLayout(p.kv_layout, p.EntryShape(), false)},
+            {"v", Role::kInput, p.dtype, MakeEntryLayout(p.kv_layout, p.EntryShape(), true)},
+            {"past_kv_lengths", Role::kInput, p.length_dtype, ContiguousLayout({p.Batch()})}};
+  }
+
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::KVCaching>(); }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    for (size_t i = 0; i < 4; ++i) FillAwayFromZero(t[i], rng, 0.25, 4.0);  // prior caches, k, v
+    for (size_t b = 0; b < p.Batch(); ++b) t[4].SetInt({b}, p.past[b]);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::KVCaching(t[0], t[2], t[4]), oracle::KVCaching(t[1], t[3], t[4])};
+  }
+
+  static double Flops(const Problem &p) {
+    return perf_flops::kCacheWrite * static_cast<double>(2 * NumElements(p.EntryShape()));
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t length_dtype, size_t kv_heads, size_t max_seq_len,
+                      size_t new_len, size_t head_dim, std::vector<int64_t> past) {
+    Problem p;
+    p.dtype = dtype;
+    p.length_dtype = length_dtype;
+    p.kv_heads = kv_heads;
+    p.max_seq_len = max_seq_len;
+    p.new_len = new_len;
+    p.head_dim = head_dim;
+    p.past = std::move(past);
+    return p;
+  }
+
+  // Three sequences with lengths 0, max - new_len and one between.
+  static Problem Default(infiniDtype_t dtype, infiniDtype_t length_dtype = INFINI_DTYPE_I64) {
+    return Make(dtype, length_dtype, 2, 10, 2, 8, {0, 8, 3});
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
+    problems.push_back(Default(INFINI_DTYPE_F32, INFINI_DTYPE_I32));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Geometry {
+      size_t kv_heads, max_seq_len, new_len, head_dim;
+      std::vector<int64_t> past;
+    };
+    const Geometry geometries[] = {
+        {2, 16, 1, 8, {0, 15, 7, 8}},        // decode: the first and the last position, neighbours
+        {3, 20, 5, 16, {15, 0}},             // a prefill chunk ending at the cache's end, one from 0
+        {1, 8, 3, 1, {4}},                   // head_dim 1
+        {2, 6, 6, 4, {0}},                   // a prompt filling the whole cache
+        {4, 33, 7, 64, {26, 0, 11}},         // odd sizes, the last chunk ends at 33
+        {8, 64, 4, 128, {60, 13}},           // Llama-3's 8 kv heads of 128
+    };
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (infiniDtype_t length_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {
+        for (const Geometry &g : geometries) {
+          problems.push_back(Make(dtype, length_dtype, g.kv_heads, g.max_seq_len, g.new_len, g.head_dim, g.past));
+        }
+      }
+      struct Layouts {
+        CacheLayout cache;
+        EntryLayout kv;
+      };
+      const Layouts layout_sets[] = {{CacheLayout::kContiguous, EntryLayout::kTokenMajor},
+                                     {CacheLayout::kPositionMajor, EntryLayout::kQkvSlice},
+                                     {CacheLayout::kSpareRows, EntryLayout::kContiguous},
+                                     {CacheLayout::kPadded, EntryLayout::kDimStrided},
+                                     {CacheLayout::kView, EntryLayout::kFlipped}};
+      for (const Geometry &g : {geometries[1], geometries[4]}) {
+        for (const Layouts &l : layout_sets) {
+          Problem p = Make(dtype, INFINI_DTYPE_I64, g.kv_heads, g.max_seq_len, g.new_len, g.head_dim, g.past);
+          p.cache_layout = l.cache;
+          p.kv_layout = l.kv;
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Default(INFINI_DTYPE_F32);  // caches [3, 2, 10, 8], k and v [3, 2, 2, 8]
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    auto reshape_kv = [&](Specs &s, Shape shape) {
+      reshape(s[2], shape);
+      reshape(s[3], shape);
+    };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("k_f16_caches_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
+    bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
+    bad("lengths_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
+    bad("lengths_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I16; });
+    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {3, 2, 80}); });
+    bad("v_cache_longer", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 2, 11, 8}); });
+    bad("kv_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 3, 2, 8}); });
+    bad("kv_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 2, 2, 4}); });
+    bad("kv_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {2, 2, 2, 8}); });
+    bad("v_new_len_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {3, 2, 1, 8}); });
+    bad("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
+    bad("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {3, 1}); });
+    bad("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2}); });
+    bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
+    bad("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_F16;
+          reshape(s[4], {2});
+        },
+        INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[4], {2});
+          s[0].layout.strides = {160, 80, 0, 1};
+        },
+        INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() { return {{"OP-KVCACHING-3"}, {"OP-KVCACHING-1"}, {"OP-KVCACHING-2"}, {}, {}}; }
+};
+
+INFINICTS_OP_CASES(KVCachingOp);
+INFINICTS_OP_WORKSPACE_CASES(KVCachingOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

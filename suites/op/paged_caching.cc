@@ -1,0 +1,277 @@
+// PagedCaching: each token's keys and values scattered into a paged pool. With
+// slot = slot_mapping[t], block = slot / block_size and offset = slot % block_size,
+// k_cache[block, h, offset, :] = k[t, h, :] (v likewise); a negative slot (padding) writes
+// nothing; the rest of both pools is unchanged (spec section OP-PAGEDCACHING). The pools are
+// in-out: they start with prior values everywhere and are compared whole.
+//
+// Data: every pool element, k and v away from zero; slot mappings that are not the identity:
+// a sequence's blocks scattered over the pool in reverse order, tokens listed backwards,
+// block_size + 1 tokens whose slots reach a block's last offset and the next block's first,
+// a chunk starting inside a block, the pool's first and last slots, -1 padding tokens, a
+// block_size of 1, and k and v of different head dims (MLA). Several heads in every case but
+// two, so the pool's head-before-slot order shows. Pool views with spare slots after each
+// block, padded rows, or the memory order [block, slot, head, dim]; k/v views: the columns of
+// a fused QKV tensor, padded heads, a head_dim that is not the unit stride, tokens backwards.
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/cache_layouts.h"
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+// How k and v [num_tokens, kv_heads, head_dim] lie in memory.
+enum class TokenLayout {
+  kContiguous,
+  kQkvSlice,    // the k (or v) columns of a fused [num_tokens, 2·kv_heads·d + kv_heads·d + kv_heads·v_d] tensor
+  kPadded,      // padded heads (kPadded: 3 unused elements after each head's row)
+  kDimStrided,  // head_dim with stride kv_heads (the last two dims column-major)
+  kFlipped,     // tokens walked backwards
+};
+
+const char *TokenLayoutName(TokenLayout kind) {
+  switch (kind) {
+    case TokenLayout::kContiguous: return "contig";
+    case TokenLayout::kQkvSlice: return "qkv_slice";
+    case TokenLayout::kPadded: return "pad";
+    case TokenLayout::kDimStrided: return "dim_strided";
+    case TokenLayout::kFlipped: return "flip";
+  }
+  return "layout";
+}
+
+constexpr size_t kSpareSlots = 2;
+
+// k's (second = false) or v's layout; both head dims fix the fused QKV tensor's width.
+Layout MakeTokenLayout(TokenLayout kind, size_t tokens, size_t heads, size_t k_dim, size_t v_dim, bool second) {
+  const Shape shape = {tokens, heads, second ? v_dim : k_dim};
+  switch (kind) {
+    case TokenLayout::kContiguous: return ContiguousLayout(shape);
+    case TokenLayout::kQkvSlice: {
+      const ptrdiff_t h = static_cast<ptrdiff_t>(heads), kd = static_cast<ptrdiff_t>(k_dim),
+                      vd = static_cast<ptrdiff_t>(v_dim);
+      const ptrdiff_t width = 2 * h * kd + h * kd + h * vd;  // q (2 heads per kv head), k, v
+      const ptrdiff_t dim = second ? vd : kd;
+      return Layout{shape, {width, dim, 1}, (second ? 3 : 2) * h * kd};
+    }
+    case TokenLayout::kPadded: return MakeLayout(LayoutKind::kPadded, shape);
+    case TokenLayout::kDimStrided: return MakeLayout(LayoutKind::kTransposed, shape);
+    case TokenLayout::kFlipped: return MakeLayout(LayoutKind::kFlipped, shape);
+  }
+  throw std::invalid_argument("unknown token layout");
+}
+
+struct PagedCachingProblem : Param<PagedCachingProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  std::string scenario;        // what the slot mapping exercises, in the case id
+  std::vector<int64_t> slots;  // slot_mapping, one per token
+  size_t kv_heads = 1, head_dim = 1, v_head_dim = 1, num_blocks = 1, block_size = 1;
+  CacheLayout pool_layout = CacheLayout::kContiguous;
+  TokenLayout kv_layout = TokenLayout::kContiguous;
+
+  size_t Tokens() const { return slots.size(); }
+  Shape PoolShape(size_t dim) const { return {num_blocks, kv_heads, block_size, dim}; }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__t" + std::to_string(Tokens()) + "_h" + std::to_string(kv_heads) + "_d" +
+           std::to_string(head_dim) + "_vd" + std::to_string(v_head_dim) + "_blocks" + std::to_string(num_blocks) +
+           "_bs" + std::to_string(block_size) + "__slots_" + scenario + "__pool_" + CacheLayoutName(pool_layout) +
+           "_kv_" + TokenLayoutName(kv_layout);
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"k_shape", Shape{Tokens(), kv_heads, head_dim}},
+                          {"v_shape", Shape{Tokens(), kv_heads, v_head_dim}},
+                          {"k_cache_shape", PoolShape(head_dim)},
+                          {"v_cache_shape", PoolShape(v_head_dim)},
+                          {"slot_mapping", slots},
+                          {"pool_layout", CacheLayoutName(pool_layout)},
+                          {"kv_layout", TokenLayoutName(kv_layout)}}
+        .dump();
+  }
+};
+
+// The slots of tokens at positions [first, first + count) of one sequence whose logical
+// blocks sit in the pool's blocks `blocks` (blocks[i] holds positions [i·bs, (i + 1)·bs)).
+std::vector<int64_t> SequenceSlots(const std::vector<int64_t> &blocks, int64_t block_size, int64_t first,
+                                   int64_t count) {
+  std::vector<int64_t> slots;
+  for (int64_t position = first; position < first + count; ++position) {
+    slots.push_back(blocks.at(static_cast<size_t>(position / block_size)) * block_size + position % block_size);
+  }
+  return slots;
+}
+
+struct PagedCachingOp {
+  using Problem = PagedCachingProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "paged_caching";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const size_t tokens = p.Tokens();
+    return {{"k_cache", Role::kInOut, p.dtype, MakeCacheLayout(p.pool_layout, p.PoolShape(p.head_dim), kSpareSlots)},
+            {"v_cache", Role::kInOut, p.dtype, MakeCacheLayout(p.pool_layout, p.PoolShape(p.v_head_dim), kSpareSlots)},
+            {"k", Role::kInput, p.dtype, MakeTokenLayout(p.kv_layout, tokens, p.kv_heads, p.head_dim, p.v_head_dim, false)},
+            {"v", Role::kInput, p.dtype, MakeTokenLayout(p.kv_layout, tokens, p.kv_heads, p.head_dim, p.v_head_dim, true)},
+            {"slot_mapping", Role::kInput, INFINI_DTYPE_I64, ContiguousLayout({tokens})}};
+  }
+
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::PagedCaching>(); }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    for (size_t i = 0; i < 4; ++i) FillAwayFromZero(t[i], rng, 0.25, 4.0);  // prior pools, k, v
+    for (size_t i = 0; i < p.Tokens(); ++i) t[4].SetInt({i}, p.slots[i]);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::PagedCaching(t[0], t[2], t[4]), oracle::PagedCaching(t[1], t[3], t[4])};
+  }
+
+  static double Flops(const Problem &p) {
+    return perf_flops::kCacheWrite * static_cast<double>(p.Tokens() * p.kv_heads * (p.head_dim + p.v_head_dim));
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }
+
+  static Problem Make(infiniDtype_t dtype, std::string scenario, std::vector<int64_t> slots, size_t kv_heads,
+                      size_t head_dim, size_t v_head_dim, size_t num_blocks, size_t block_size) {
+    Problem p;
+    p.dtype = dtype;
+    p.scenario = std::move(scenario);
+    p.slots = std::move(slots);
+    p.kv_heads = kv_heads;
+    p.head_dim = head_dim;
+    p.v_head_dim = v_head_dim;
+    p.num_blocks = num_blocks;
+    p.block_size = block_size;
+    return p;
+  }
+
+  // Three tokens: block 2's second slot, block 1's first, and a padding token.
+  static Problem Default(infiniDtype_t dtype) { return Make(dtype, "default", {9, 4, -1}, 2, 8, 8, 4, 4); }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
+
+  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
+    std::vector<int64_t> reversed = SequenceSlots({4, 1, 3}, 4, 0, 9);
+    std::reverse(reversed.begin(), reversed.end());
+    return {
+        // Four sequences decoding: the pool's last slot, a block's first, two in between.
+        Make(dtype, "decode", {23, 4, 17, 2}, 2, 8, 8, 6, 4),
+        // block_size + 1 tokens of one sequence in blocks 5 then 2: slot 23 ends block 5, 8 starts block 2.
+        Make(dtype, "two_blocks_reversed", SequenceSlots({5, 2}, 4, 0, 5), 2, 16, 16, 7, 4),
+        // 2·block_size + 1 tokens in blocks 4, 1, 3, listed from the last token to the first.
+        Make(dtype, "tokens_backwards", reversed, 3, 8, 8, 6, 4),
+        // Padding among the pool's first and last slots and a block's both ends.
+        Make(dtype, "padding", {-1, 31, 0, -1, 8, 15}, 1, 4, 4, 4, 8),
+        // MLA: k and v head dims differ.
+        Make(dtype, "mla", {47, 16, 5}, 1, 24, 16, 3, 16),
+        // A block of one slot: every slot is its block.
+        Make(dtype, "one_slot_blocks", {4, 0, 2}, 3, 8, 8, 5, 1),
+        // A prefill chunk continuing inside a block: positions 13..29 in blocks 3, 1 (Llama-3's 8 heads of 128).
+        Make(dtype, "chunk_inside_block", SequenceSlots({3, 1}, 16, 13, 17), 8, 128, 128, 5, 16),
+    };
+  }
+
+  static std::vector<Problem> AccuracyProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      const std::vector<Problem> scenarios = Scenarios(dtype);
+      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
+      struct Layouts {
+        CacheLayout pool;
+        TokenLayout kv;
+      };
+      const Layouts layout_sets[] = {{CacheLayout::kContiguous, TokenLayout::kQkvSlice},
+                                     {CacheLayout::kPositionMajor, TokenLayout::kContiguous},
+                                     {CacheLayout::kSpareRows, TokenLayout::kPadded},
+                                     {CacheLayout::kPadded, TokenLayout::kDimStrided},
+                                     {CacheLayout::kView, TokenLayout::kFlipped}};
+      for (const Problem &base : {scenarios[2], scenarios[4]}) {
+        for (const Layouts &l : layout_sets) {
+          Problem p = base;
+          p.pool_layout = l.pool;
+          p.kv_layout = l.kv;
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Default(INFINI_DTYPE_F32);  // pools [4, 2, 4, 8], k and v [3, 2, 8], slot_mapping [3]
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I64;
+    });
+    bad("slot_mapping_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I32; });
+    bad("slot_mapping_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
+    bad("v_f16_pools_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad("k_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
+    bad("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {3, 16}); });
+    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 2, 32}); });
+    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 2, 8}); });
+    bad("v_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {3, 3, 8}); });
+    bad("k_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 2, 4, 4}); });
+    bad("v_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 2, 4, 4}); });
+    bad("v_cache_block_size_8", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 2, 8, 8}); });
+    bad("v_cache_5_blocks", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {5, 2, 4, 8}); });
+    bad("k_cache_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 3, 4, 8}); });
+    bad("slot_mapping_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2}); });
+    bad("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {3, 1}); });
+    bad("k_cache_slots_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {64, 32, 0, 1}; });
+    bad("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[1].layout.strides = {64, 8, 8, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[3].dtype = INFINI_DTYPE_F16;
+          reshape(s[4], {2});
+        },
+        INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[4], {2});
+          s[0].layout.strides = {64, 32, 0, 1};
+        },
+        INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-PAGEDCACHING-3", "OP-PAGEDCACHING-4"}, {"OP-PAGEDCACHING-1"}, {"OP-PAGEDCACHING-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(PagedCachingOp);
+INFINICTS_OP_WORKSPACE_CASES(PagedCachingOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,145 @@
+// SelectLastTokenHidden: for each request r of a packed batch, output[0, r, :] = the hidden
+// state of token input_offsets[r + 1] − 1 of hidden_states [batch, seq, hidden], tokens
+// counted over batch · seq (spec section OP-SELECTLASTTOKENHIDDEN).
+//
+// Data: requests of unequal lengths, one-token requests next to long ones, requests that
+// cross from one batch row of hidden_states into the next, and unused tokens after the
+// last request, so that the first token of a request (input_offsets[r]), the token past its
+// end (input_offsets[r + 1]), a per-batch-row index and the batch's last token all differ
+// from the right one. Hidden states are random, so every token's row is distinct.
+#include <numeric>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SelectLastTokenProblem : Param<SelectLastTokenProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // hidden_states and output
+  size_t batch = 1, seq = 6, hidden = 8;
+  std::vector<size_t> lengths = {2, 1, 3};  // tokens per request, packed from token 0
+
+  std::string Name() const {
+    std::string name = std::string(DtypeName(dtype)) + "__hidden_" + std::to_string(batch) + "x" +
+                       std::to_string(seq) + "x" + std::to_string(hidden) + "__lengths";
+    for (size_t length : lengths) name += "_" + std::to_string(length);
+    return name;
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"hidden_states_shape", Shape{batch, seq, hidden}},
+                          {"request_lengths", lengths}}
+        .dump();
+  }
+};
+
+struct SelectLastTokenHiddenOp {
+  using Problem = SelectLastTokenProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "select_last_token_hidden";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const size_t requests = p.lengths.size();
+    return {{"output", Role::kOutput, p.dtype, ContiguousLayout({1, requests, p.hidden})},
+            {"hidden_states", Role::kInput, p.dtype, ContiguousLayout({p.batch, p.seq, p.hidden})},
+            {"input_offsets", Role::kInput, INFINI_DTYPE_I32, ContiguousLayout({requests + 1})}};
+  }
+
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::SelectLastTokenHidden>(); }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillUniform(t[1], rng, -2.0, 2.0);
+    size_t offset = 0;
+    t[2].SetAt(0, 0.0);
+    for (size_t r = 0; r < p.lengths.size(); ++r) {
+      offset += p.lengths[r];
+      t[2].SetAt(r + 1, static_cast<double>(offset));
+    }
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::SelectLastTokenHidden(t[1], t[2])};
+  }
+
+  static double Flops(const Problem &) { return perf_flops::kDataMovement; }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, size_t batch, size_t seq, size_t hidden, std::vector<size_t> lengths) {
+    Problem p;
+    p.dtype = dtype;
+    p.batch = batch;
+    p.seq = seq;
+    p.hidden = hidden;
+    p.lengths = std::move(lengths);
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, 1, 6, 8, {2, 1, 3}));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 1, 6, 8, {2, 1, 3}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, 1, 1, 16, {1}));                 // one request of one token
+      problems.push_back(Make(dtype, 1, 9, 33, {1, 1, 1, 1}));        // decode: unused tokens after them
+      problems.push_back(Make(dtype, 1, 24, 64, {5, 1, 7, 3, 8}));    // unequal lengths, the last ends the batch
+      problems.push_back(Make(dtype, 2, 8, 32, {3, 9, 1, 2}));        // requests crossing into batch row 1
+      problems.push_back(Make(dtype, 4, 5, 128, {20}));               // one request over every batch row
+    }
+    problems.push_back(Make(INFINI_DTYPE_F32, 1, 4096, 4096, {1000, 1, 2047, 1048}));  // LLM hidden 4096
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, 1, 6, 8, {2, 1, 3});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("output_f16_hidden_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("input_offsets_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
+    bad("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 3, 8}); });
+    bad("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1, 4, 8}); });
+    bad("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1, 3, 7}); });
+    bad("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {6, 8}); });
+    bad("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {1, 4}); });
+    bad("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[2], {1});
+      reshape(s[0], {1, 0, 8});
+    });
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-SELECTLASTTOKENHIDDEN-3", "OP-SELECTLASTTOKENHIDDEN-4"}, {"OP-SELECTLASTTOKENHIDDEN-1"}, {"OP-SELECTLASTTOKENHIDDEN-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(SelectLastTokenHiddenOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

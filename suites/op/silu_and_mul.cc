@@ -1,0 +1,166 @@
+// SiluAndMul: output[..., j] = silu(input[..., j]) · input[..., d + j], the input's last dim
+// 2d split into the gate (first half) and the up projection (second half) (spec section
+// OP-SILUANDMUL).
+//
+// Data: the gate and the up halves are drawn from different ranges (the gate over ±10, the up
+// half away from zero), so that a kernel that takes the halves the other way round, or
+// interleaves them, misses by far; about one gate in sixteen is large (±90 to ±200), where
+// e^x overflows F32 and silu written as x·e^x / (1 + e^x) gives NaN, and where e^-x
+// overflows and a kernel must still give 0 (or x).
+#include <cmath>
+#include <random>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "common/row_lengths.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct SiluAndMulProblem : Param<SiluAndMulProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  Shape shape;  // the output's: [..., d]; the input is [..., 2d]
+  LayoutKind output_layout = LayoutKind::kContiguous, input_layout = LayoutKind::kContiguous;
+
+  Shape InputShape() const {
+    Shape input = shape;
+    input.back() *= 2;
+    return input;
+  }
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
+           LayoutsName({{"output", output_layout}, {"input", input_layout}});
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"output_shape", shape},
+                          {"input_shape", InputShape()},
+                          {"output_layout", LayoutName(output_layout)},
+                          {"input_layout", LayoutName(input_layout)}}
+        .dump();
+  }
+};
+
+// The gate half over ±10 with about one element in sixteen at ±[90, 200]; the up half with
+// magnitudes in [0.25, 2] and random signs.
+void FillGateAndUp(HostTensor &input, Rng &rng) {
+  const size_t width = input.shape().back(), half = width / 2;
+  std::uniform_real_distribution<double> gate(-10.0, 10.0), large(90.0, 200.0), up(0.25, 2.0);
+  for (size_t i = 0; i < input.numel(); ++i) {
+    const bool is_gate = i % width < half;
+    const double sign = rng() % 2 ? 1.0 : -1.0;
+    if (!is_gate) {
+      input.SetAt(i, sign * up(rng));
+    } else if (rng() % 16 == 0) {
+      input.SetAt(i, sign * large(rng));
+    } else {
+      input.SetAt(i, gate(rng));
+    }
+  }
+}
+
+struct SiluAndMulOp {
+  using Problem = SiluAndMulProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "silu_and_mul";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    return {{"output", Role::kOutput, p.dtype, MakeLayout(p.output_layout, p.shape)},
+            {"input", Role::kInput, p.dtype, MakeLayout(p.input_layout, p.InputShape())}};
+  }
+
+  static OpCalls Calls(const Problem &) { return OperatorCalls<api::SiluAndMul>(); }
+
+  static void Fill(const Problem &, std::vector<HostTensor> &t, Rng &rng) { FillGateAndUp(t[1], rng); }
+
+  static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
+    return {oracle::SiluAndMul(t[1])};
+  }
+
+  static double Flops(const Problem &p) {
+    return perf_flops::kSiluAndMul * static_cast<double>(NumElements(p.shape));
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, Shape shape) {
+    Problem p;
+    p.dtype = dtype;
+    p.shape = std::move(shape);
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, {4, 5}));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    // d of 1, a prime, (batch, tokens, d), an FFN width (Llama-2-7B's 11008).
+    const std::vector<Shape> shapes = {{1, 1}, {13}, {7, 31}, {2, 5, 128}, {3, 11008}};
+    // Layouts with a unit stride along the row (OP-SILUANDMUL-4 lets a backend refuse others).
+    const std::pair<LayoutKind, LayoutKind> layout_pairs[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
+                                                              {LayoutKind::kView, LayoutKind::kOffset},
+                                                              {LayoutKind::kContiguous, LayoutKind::kFlipped}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}) {
+      for (const Shape &shape : shapes) problems.push_back(Make(dtype, shape));
+      for (const auto &[output_layout, input_layout] : layout_pairs) {
+        Problem p = Make(dtype, {7, 31});
+        p.output_layout = output_layout;
+        p.input_layout = input_layout;
+        problems.push_back(p);
+      }
+    }
+    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
+    for (size_t length : kBlockStraddlingLengths) {
+      problems.push_back(Make(INFINI_DTYPE_F32, {RowsOfLength(length), length}));
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, {4, 5});
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("output_f16_input_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    // The input's last dim must be twice the output's: not equal to it, not one more.
+    bad("input_last_dim_d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 5}); });
+    bad("input_last_dim_2d_plus_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 11}); });
+    bad("rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 10}); });
+    bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-SILUANDMUL-3", "OP-SILUANDMUL-4"}, {"OP-SILUANDMUL-1"}, {"OP-SILUANDMUL-2"}, {}, {}};
+  }
+};
+
+INFINICTS_OP_CASES(SiluAndMulOp);
+INFINICTS_OP_WORKSPACE_CASES(SiluAndMulOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

@@ -1,0 +1,188 @@
+// Topkrouter: DeepSeek-V3's group-limited MoE routing over x [tokens, 256] and
+// correction_bias [256] (F32): sigmoid scores, biased for the selection only, 4 of 8 groups
+// kept by the sum of their two best biased scores, the topk experts of the kept groups into
+// indices (I32) and their unbiased scores, renormalised and scaled by routed_scaling_factor,
+// into values (F32) (spec section OP-TOPKROUTER). The create call takes x and the bias.
+//
+// Data (common/topk_routing_data.h): biases of ±0.25 against scores spread over (0, 1), so
+// the bias reorders experts (an unbiased selection picks others, a biased value shows) and
+// the global top k reaches into dropped groups (a selection that ignores the groups picks
+// others); rows of few levels, where equal biased scores and equal group scores leave only
+// the tie rules to decide; logits of ±100, where e^x / (1 + e^x) is NaN; and biases so
+// negative that masked experts, at 0, outrank most kept ones. Every row is redrawn until
+// its decisive gaps exceed 1e-4, so F32 arithmetic ranks as the fp64 oracle does. topk 2, 8
+// (DeepSeek-V3's), 32 and 256 (every expert: the kept groups' in order, then the masked
+// ones by index); topk 1 would write routed_scaling_factor everywhere, so it is not run.
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "common/topk_routing_data.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+constexpr size_t kRoutedExperts = 256;
+
+struct TopkrouterProblem : Param<TopkrouterProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // x; correction_bias is F32
+  size_t tokens = 6, topk = 8;
+  float routed_scaling_factor = 2.5f;  // DeepSeek-V3's
+  RouterRows rows = RouterRows::kRandom;
+  LayoutKind x_layout = LayoutKind::kContiguous, bias_layout = LayoutKind::kContiguous;
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName({tokens, kRoutedExperts}) + "__top" +
+           std::to_string(topk) + "__scale_" + NumberName(routed_scaling_factor) + "__" +
+           LayoutsName({{"x", x_layout}, {"bias", bias_layout}}) + "__" + RouterRowsName(rows);
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"x_shape", Shape{tokens, kRoutedExperts}},
+                          {"topk", topk},
+                          {"routed_scaling_factor", routed_scaling_factor},
+                          {"rows", RouterRowsName(rows)},
+                          {"x_layout", LayoutName(x_layout)},
+                          {"correction_bias_layout", LayoutName(bias_layout)}}
+        .dump();
+  }
+};
+
+struct TopkrouterOp {
+  using Problem = TopkrouterProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "topkrouter";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    std::vector<TensorSpec> specs = RoutingOutputSpecs(p.tokens, p.topk);
+    specs.push_back({"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, {p.tokens, kRoutedExperts})});
+    specs.push_back({"correction_bias", Role::kInput, INFINI_DTYPE_F32, MakeLayout(p.bias_layout, {kRoutedExperts})});
+    return specs;
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::Topkrouter>(std::tuple<>(), std::make_tuple(p.routed_scaling_factor, p.topk));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillRouterInputs(t[2], t[3], rng, p.rows, p.routed_scaling_factor, p.topk);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    oracle::TopkrouterResult expected = oracle::Topkrouter(t[2], t[3], p.routed_scaling_factor, p.topk);
+    return {std::move(expected.values), std::move(expected.indices)};
+  }
+
+  static double Flops(const Problem &p) {
+    return perf_flops::kTopkrouter * static_cast<double>(p.tokens * kRoutedExperts);
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, size_t tokens, size_t topk, RouterRows rows = RouterRows::kRandom,
+                      float routed_scaling_factor = 2.5f) {
+    Problem p;
+    p.dtype = dtype;
+    p.tokens = tokens;
+    p.topk = topk;
+    p.rows = rows;
+    p.routed_scaling_factor = routed_scaling_factor;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, 5, 8));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 5, 8); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (size_t topk : {size_t{2}, size_t{8}, size_t{32}}) problems.push_back(Make(dtype, 6, topk));
+      problems.push_back(Make(dtype, 33, 8));                       // rows split unevenly across threads
+      problems.push_back(Make(dtype, 4, kRoutedExperts));           // every expert
+      problems.push_back(Make(dtype, 6, 8, RouterRows::kRandom, 1.5f));
+      problems.push_back(Make(dtype, 8, 8, RouterRows::kTies));
+      problems.push_back(Make(dtype, 8, 32, RouterRows::kTies));
+      problems.push_back(Make(dtype, 6, 8, RouterRows::kLarge));
+      problems.push_back(Make(dtype, 6, 8, RouterRows::kNegativeBias));
+      problems.push_back(Make(dtype, 6, 32, RouterRows::kNegativeBias));
+      // Rows of x with gaps, misaligned, walked backwards, one row for every token; a misaligned bias.
+      const std::pair<LayoutKind, LayoutKind> layouts[] = {{LayoutKind::kPadded, LayoutKind::kContiguous},
+                                                           {LayoutKind::kOffset, LayoutKind::kOffset},
+                                                           {LayoutKind::kView, LayoutKind::kContiguous},
+                                                           {LayoutKind::kFlipped, LayoutKind::kOffset},
+                                                           {LayoutKind::kBroadcastFirst, LayoutKind::kContiguous}};
+      for (const auto &[x_layout, bias_layout] : layouts) {
+        Problem p = Make(dtype, 6, 8);
+        p.x_layout = x_layout;
+        p.bias_layout = bias_layout;
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   infiniDtype_t dtype = INFINI_DTYPE_F32, infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(dtype, 5, 8);
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    // The create call's tensors: x (specs[2]) and correction_bias (specs[3]).
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      s[2].dtype = INFINI_DTYPE_I32;
+      s[3].dtype = INFINI_DTYPE_I32;
+    });
+    bad("bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad("x_f16_bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; },
+        INFINI_DTYPE_F16);
+    bad("x_f64_bias_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; },
+        INFINI_DTYPE_F64);
+    bad("x_128_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[2], {5, 128});
+      reshape(s[3], {128});
+    });
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {kRoutedExperts}); });
+    bad("bias_length_128", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {128}); });
+    bad("bias_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {1, kRoutedExperts}); });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[3].dtype = INFINI_DTYPE_F16;
+          reshape(s[3], {128});
+        },
+        INFINI_DTYPE_F32, INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-TOPKROUTER-3", "OP-TOPKROUTER-4", "OP-TOPKROUTER-5"},
+            {"OP-TOPKROUTER-1"},
+            {"OP-TOPKROUTER-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(TopkrouterOp);
+INFINICTS_OP_WORKSPACE_CASES(TopkrouterOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

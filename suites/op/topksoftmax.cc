@@ -1,0 +1,179 @@
+// Topksoftmax: per row of x [tokens, experts], the topk experts of largest logit into
+// indices (I32, ties to the lower index) and their softmax probabilities over the whole row
+// into values (F32), renormalised over the topk when norm != 0 (spec section OP-TOPKSOFTMAX).
+// The create call takes x alone; values and indices are [tokens, topk] (RoutingOutputSpecs).
+//
+// Data (common/topk_routing_data.h): distinct logits on a grid, so the ranking is
+// unambiguous; rows of few levels, whose ties inside the top k and at its edge only the
+// lower-index rule decides; and rows shifted to ±1000 (±96 for the half types), where
+// e^x without the max subtraction overflows or underflows. topk is 1, 2, a middle value
+// and min(experts, 32) (every expert for 8 and 16), each with norm 0, where a softmax over
+// only the selected experts differs from the one over the row, and norm 1 (norm 2 once:
+// any nonzero value renormalises); norm 1 with topk 1 would write 1 everywhere, so it is
+// not run. Expert counts of the MoE models: 8 (Mixtral), 16, 60 and 64 (Qwen-MoE), 128
+// (Qwen3-MoE), 256 (DeepSeek-V3).
+#include <algorithm>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "common/topk_routing_data.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct TopksoftmaxProblem : Param<TopksoftmaxProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;  // x
+  size_t tokens = 5, experts = 64, topk = 4;
+  int norm = 1;
+  LayoutKind x_layout = LayoutKind::kContiguous;
+  LogitRows rows = LogitRows::kDistinct;
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__" + ShapeName({tokens, experts}) + "__top" + std::to_string(topk) +
+           (topk == experts ? "_all" : "") + "__norm" + std::to_string(norm) + "__x_" + LayoutName(x_layout) +
+           (rows == LogitRows::kDistinct ? "" : std::string("__") + LogitRowsName(rows));
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},       {"x_shape", Shape{tokens, experts}},
+                          {"topk", topk},                     {"norm", norm},
+                          {"x_layout", LayoutName(x_layout)}, {"logits", LogitRowsName(rows)}}
+        .dump();
+  }
+};
+
+struct TopksoftmaxOp {
+  using Problem = TopksoftmaxProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "topksoftmax";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    std::vector<TensorSpec> specs = RoutingOutputSpecs(p.tokens, p.topk);
+    specs.push_back({"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, {p.tokens, p.experts})});
+    return specs;
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::Topksoftmax>(std::tuple<>(), std::make_tuple(p.topk, p.norm));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) { FillExpertLogits(t[2], rng, p.rows); }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    oracle::TopkRoutingResult expected = oracle::Topksoftmax(t[2], p.topk, p.norm);
+    return {std::move(expected.values), std::move(expected.indices)};
+  }
+
+  static double Flops(const Problem &p) {
+    return perf_flops::kTopksoftmax * static_cast<double>(p.tokens * p.experts);
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, size_t tokens, size_t experts, size_t topk, int norm,
+                      LogitRows rows = LogitRows::kDistinct, LayoutKind x_layout = LayoutKind::kContiguous) {
+    Problem p;
+    p.dtype = dtype;
+    p.tokens = tokens;
+    p.experts = experts;
+    p.topk = topk;
+    p.norm = norm;
+    p.rows = rows;
+    p.x_layout = x_layout;
+    return p;
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Make(dtype, 5, 64, 4, 1));
+    }
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 5, 64, 4, 1); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    // (tokens, experts): token counts that split unevenly across threads.
+    const std::pair<size_t, size_t> shapes[] = {{7, 8}, {6, 16}, {16, 60}, {9, 64}, {5, 128}, {4, 256}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (const auto &[tokens, experts] : shapes) {
+        const size_t widest = std::min<size_t>(experts, 32);
+        const size_t middle = experts <= 16 ? 4 : 8;
+        for (size_t topk : {size_t{1}, size_t{2}, middle, widest}) {
+          for (int norm : {0, 1}) {
+            if (topk == 1 && norm != 0) continue;  // every value 1: nothing to compare
+            problems.push_back(Make(dtype, tokens, experts, topk, norm));
+          }
+        }
+      }
+      // Ties: 3 levels among 8 experts, 16 among 64.
+      problems.push_back(Make(dtype, 12, 8, 2, 1, LogitRows::kTies));
+      problems.push_back(Make(dtype, 12, 8, 2, 0, LogitRows::kTies));
+      problems.push_back(Make(dtype, 10, 64, 1, 0, LogitRows::kTies));
+      problems.push_back(Make(dtype, 10, 64, 8, 0, LogitRows::kTies));
+      problems.push_back(Make(dtype, 10, 64, 8, 1, LogitRows::kTies));
+      // Large logits, with and without norm.
+      problems.push_back(Make(dtype, 7, 8, 2, 0, LogitRows::kLargePositive));
+      problems.push_back(Make(dtype, 9, 64, 8, 1, LogitRows::kLargePositive));
+      problems.push_back(Make(dtype, 4, 256, 8, 0, LogitRows::kLargeNegative));
+      problems.push_back(Make(dtype, 9, 64, 32, 1, LogitRows::kLargeNegative));
+      // Any nonzero norm renormalises.
+      problems.push_back(Make(dtype, 9, 64, 8, 2));
+      // Rows of x with gaps, misaligned, walked backwards, and one row read for every token.
+      for (LayoutKind layout : {LayoutKind::kPadded, LayoutKind::kOffset, LayoutKind::kView, LayoutKind::kFlipped,
+                                LayoutKind::kBroadcastFirst}) {
+        problems.push_back(Make(dtype, 7, 64, 4, 0, LogitRows::kDistinct, layout));
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = Make(INFINI_DTYPE_F32, 5, 64, 4, 1);
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    // x is the create call's only tensor (specs[2]).
+    auto reshape_x = [](Specs &s, Shape shape) { s[2].layout = ContiguousLayout(shape); };
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_I32; });
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {64}); });
+    bad("x_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {1, 5, 64}); });
+    bad("x_no_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {5, 0}); });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_I32;
+          reshape_x(s, {64});
+        },
+        INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-TOPKSOFTMAX-3", "OP-TOPKSOFTMAX-4", "OP-TOPKSOFTMAX-5"},
+            {"OP-TOPKSOFTMAX-1"},
+            {"OP-TOPKSOFTMAX-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(TopksoftmaxOp);
+INFINICTS_OP_WORKSPACE_CASES(TopksoftmaxOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases
