@@ -207,7 +207,8 @@ struct KVCachingOp {
       list.push_back(d);
     };
     auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    auto reshape_kv = [&](Specs &s, Shape shape) {
+    // The mutators outlive this function: they capture the helpers by value.
+    auto reshape_kv = [reshape](Specs &s, Shape shape) {
       reshape(s[2], shape);
       reshape(s[3], shape);
     };
@@ -218,27 +219,27 @@ struct KVCachingOp {
     bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
     bad("lengths_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
     bad("lengths_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I16; });
-    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {3, 2, 80}); });
-    bad("v_cache_longer", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 2, 11, 8}); });
-    bad("kv_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 3, 2, 8}); });
-    bad("kv_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 2, 2, 4}); });
-    bad("kv_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {2, 2, 2, 8}); });
-    bad("v_new_len_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {3, 2, 1, 8}); });
-    bad("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
-    bad("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {3, 1}); });
-    bad("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2}); });
+    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {3, 2, 80}); });
+    bad("v_cache_longer", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {3, 2, 11, 8}); });
+    bad("kv_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 3, 2, 8}); });
+    bad("kv_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 2, 4}); });
+    bad("kv_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {2, 2, 2, 8}); });
+    bad("v_new_len_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {3, 2, 1, 8}); });
+    bad("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
+    bad("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {3, 1}); });
+    bad("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2}); });
     bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
     bad("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[2].dtype = INFINI_DTYPE_F16;
           reshape(s[4], {2});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[4], {2});
           s[0].layout.strides = {160, 80, 0, 1};
         },
