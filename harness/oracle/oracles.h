@@ -166,4 +166,47 @@ HostTensor KVCaching(const HostTensor &cache, const HostTensor &entries, const H
 // and every other element unchanged. Slots inside the pool, none given to two tokens.
 HostTensor PagedCaching(const HostTensor &cache_pool, const HostTensor &entries, const HostTensor &slot_mapping);
 
+// Causal attention over paged KV pools (OP-PAGEDATTENTIONPREFILL-3): q [total_q, heads,
+// head_size], k_cache [num_blocks, kv_heads, block_size, head_size], v_cache [num_blocks,
+// kv_heads, block_size, value_size], block_tables [num_seqs, max_blocks], seq_lens [num_seqs],
+// cum_seq_lens_q [num_seqs + 1] (0, ..., total_q), alibi_slopes [heads] or NULL. Sequence s's
+// key j is row (block_tables[s, j / block_size], kv, j % block_size) of the pools; its n queries
+// are its last n positions, query i at P = seq_lens[s] - n + i attending keys 0..P with
+// score scale·q·k + slope_h·(j - P), kv head h / (heads / kv_heads). Returns F64 [total_q,
+// heads, value_size]. Reads no pool row other than the sequences' live ones.
+HostTensor PagedAttentionPrefill(const HostTensor &q, const HostTensor &k_cache, const HostTensor &v_cache,
+                                 const HostTensor &block_tables, const HostTensor &seq_lens,
+                                 const HostTensor &cum_seq_lens_q, const HostTensor *alibi_slopes, double scale);
+
+// Decode attention (OP-PAGEDATTENTION-3): one query per sequence, q [num_seqs, heads,
+// head_size], attending every key of its sequence (the prefill above with one query each,
+// at position seq_lens[s] - 1). Returns F64 [num_seqs, heads, value_size].
+HostTensor PagedAttention(const HostTensor &q, const HostTensor &k_cache, const HostTensor &v_cache,
+                          const HostTensor &block_tables, const HostTensor &seq_lens, const HostTensor *alibi_slopes,
+                          double scale);
+
+// Attention of one sequence over its KV cache: q [n_q_heads, seq_len, head_dim], k and v
+// [n_kv_heads, seq_len, head_dim], k_cache and v_cache [n_kv_heads, capacity, head_dim] as they
+// were before the call (capacity >= pos + seq_len). The caches come back with rows pos + s set to
+// token s's k and v (every other row unchanged); out [seq_len, n_q_heads, head_dim] holds, for q
+// head h (kv head g = h / (n_q_heads / n_kv_heads)) and token i, Σ_j p_j · v_cache[g, j, :] over
+// j = 0 .. pos + i, p the softmax of q[h, i, :] · k_cache[g, j, :] / sqrt(head_dim). Cache rows at
+// pos + seq_len and beyond are never read.
+struct AttentionResult {
+  HostTensor out, k_cache, v_cache;
+};
+AttentionResult Attention(const HostTensor &q, const HostTensor &k, const HostTensor &v, const HostTensor &k_cache,
+                          const HostTensor &v_cache, size_t pos);
+
+// Multimodal RoPE (Qwen2-VL) of q or k: x [num_tokens, heads · head_size], cos and sin
+// [table_len, rotary_dim / 2], positions [3, num_tokens] (rows t, h, w) or [num_tokens] (one
+// position for all three). For each head and i < half = rotary_dim / 2, with p the position of
+// the row frequency i takes (contiguous sections t, h, w; interleaved: i mod 3 = 1 → h while
+// i < 3·section_h, i mod 3 = 2 → w while i < 3·section_w, else t), c = cos[p, i], s = sin[p, i]:
+// y_i = x_i·c − x_{i+half}·s, y_{i+half} = x_{i+half}·c + x_i·s; y_j = x_j for j >= rotary_dim.
+// Positions must lie in [0, table_len).
+HostTensor MRoPE(const HostTensor &x, const HostTensor &cos, const HostTensor &sin, const HostTensor &positions,
+                 size_t head_size, size_t rotary_dim, size_t section_t, size_t section_h, size_t section_w,
+                 bool interleaved);
+
 }  // namespace infinicts::oracle

@@ -24,6 +24,10 @@ const char *const kExactValueReason =
 const char *const kAccumulationReason =
     "a sum over K (up to thousands) unit-scale products, in any order: an output that cancels to near zero "
     "keeps the absolute error of its partial sums (about sqrt(K)·2^-24·|partial sum|)";
+const char *const kAttentionHalfReason =
+    "the scores and probabilities may be held in the storage dtype between the steps (InfiniCore's composition "
+    "stores them in q's dtype): each such rounding moves an output by up to about an ulp of the largest score "
+    "times max|v|, however small the output";
 
 const std::vector<ToleranceOverride> kOverrides = {
     {"relu", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
@@ -53,6 +57,11 @@ const std::vector<ToleranceOverride> kOverrides = {
     {"log_softmax", INFINI_DTYPE_F32, 1e-5, std::ldexp(1.0, -17),
      "x - max - log(sum) carries about 2^-24·|x| absolute error for large-magnitude rows, and the dominant "
      "element's output is near 0, where no relative precision is left"},
+    {"attention", INFINI_DTYPE_F16, std::ldexp(1.0, -8), kF16Rtol, kAttentionHalfReason},
+    {"attention", INFINI_DTYPE_BF16, std::ldexp(1.0, -5), kBf16Rtol, kAttentionHalfReason},
+    {"attention", INFINI_DTYPE_F32, 1e-5, std::ldexp(1.0, -17),
+     "sums of head_dim products and of up to thousands of weighted values: an output that cancels to near zero "
+     "keeps the absolute error of its terms (a few 2^-24 of max|v|)"},
 };
 
 }  // namespace

@@ -40,6 +40,11 @@ inline constexpr double kTopkrouter = 7;      // sigmoid (4), add the bias, grou
 inline constexpr double kCacheWrite = 0;      // kv_caching, paged_caching: copies into the caches
 inline constexpr double kSiluAndMul = 6;      // sigmoid of the gate (4), times the gate, times the up half
 inline constexpr double kAddRmsNorm = 5;      // add, square, accumulate, scale by 1/rms, multiply by w
+// Per term of q·k and of p·V: (keys attended per query and head) × (head_size + value_size).
+inline constexpr double kPagedAttention = 2;  // multiply, add (the softmax per score not counted)
+// Per term of q·k and of p·V: (keys attended per query and head) × 2·head_dim.
+inline constexpr double kAttention = 2;       // multiply, add (the softmax per score not counted)
+inline constexpr double kMRope = 3;           // per rotated element: two multiplies and an add (pass-through not counted)
 }  // namespace perf_flops
 
 // Every operator with a per-element count, by subject: what tests/spec/flop_table_test.cc
@@ -70,6 +75,8 @@ inline constexpr SubjectFlops kFlopsBySubject[] = {
     {"kv_caching", perf_flops::kCacheWrite}, {"paged_caching", perf_flops::kCacheWrite},
     {"silu_and_mul", perf_flops::kSiluAndMul}, {"add_rms_norm", perf_flops::kAddRmsNorm},
     {"select_last_token_hidden", perf_flops::kDataMovement},
+    {"paged_attention", perf_flops::kPagedAttention}, {"paged_attention_prefill", perf_flops::kPagedAttention},
+    {"attention", perf_flops::kAttention}, {"mrope", perf_flops::kMRope},
 };
 
 }  // namespace infinicts::op_cases

@@ -62,4 +62,28 @@ PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, inf
           2.0 * moved + static_cast<double>(indices) * static_cast<double>(DtypeSize(index_dtype))};
 }
 
+PerfCost AttentionCost(size_t n_q_heads, size_t n_kv_heads, size_t seq_len, size_t pos, size_t head_dim,
+                       infiniDtype_t dtype) {
+  const double seq = static_cast<double>(seq_len), dim = static_cast<double>(head_dim);
+  // Σ_i (pos + i + 1) keys for the new tokens i < seq_len, per q head.
+  const double keys = static_cast<double>(n_q_heads) * (seq * static_cast<double>(pos) + seq * (seq + 1) / 2);
+  const double q_and_out = 2.0 * static_cast<double>(n_q_heads) * seq * dim;
+  const double k_and_v = 2.0 * static_cast<double>(n_kv_heads) * seq * dim;
+  const double cache_rows = 2.0 * static_cast<double>(n_kv_heads) * static_cast<double>(pos + seq_len) * dim;
+  return {perf_flops::kAttention * keys * 2.0 * dim,
+          (q_and_out + k_and_v + cache_rows) * static_cast<double>(DtypeSize(dtype))};
+}
+
+PerfCost MRopeCost(size_t rotated, size_t table_elements, const std::vector<TensorSpec> &specs) {
+  double bytes = 0;
+  for (const TensorSpec &spec : specs) {
+    if (spec.name == "cos" || spec.name == "sin") {
+      bytes += static_cast<double>(table_elements * DtypeSize(spec.dtype));
+    } else {
+      bytes += SpecBytes(spec);
+    }
+  }
+  return {perf_flops::kMRope * static_cast<double>(rotated), bytes};
+}
+
 }  // namespace infinicts::op_cases

@@ -52,4 +52,15 @@ PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std:
 // touched), and `indices` lengths or slots read; no flops.
 PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype);
 
+// Attention of seq_len new tokens at positions pos … pos + seq_len − 1: kAttention per term of
+// q·k and p·V (each token and q head attends pos + i + 1 keys, 2·head_dim terms each); bytes of
+// q, k, v and out, and of the rows 0 … pos + seq_len − 1 of both caches (the rest is never touched).
+PerfCost AttentionCost(size_t n_q_heads, size_t n_kv_heads, size_t seq_len, size_t pos, size_t head_dim,
+                       infiniDtype_t dtype);
+
+// MRoPE: kMRope per rotated element (`rotated`, of q_out and k_out together); bytes of every
+// tensor but the tables, and of `table_elements` elements of cos and of sin (those the
+// positions reach).
+PerfCost MRopeCost(size_t rotated, size_t table_elements, const std::vector<TensorSpec> &specs);
+
 }  // namespace infinicts::op_cases

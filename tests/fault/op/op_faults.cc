@@ -76,6 +76,21 @@ const std::vector<OpFault> &OpFaults() {
       {"kv_cache_write_off_by_one",
        "KVCaching writes each new entry at past_kv_lengths[b] + s - 1 and PagedCaching at slot_mapping[t] - 1",
        &InstallKvCacheWriteOffByOne},
+      {"paged_attention_ignores_block_table",
+       "PagedAttention and PagedAttentionPrefill read logical block b of every sequence from pool block b "
+       "(block_tables[s, b] taken as b)",
+       &InstallPagedAttentionIgnoresBlockTable},
+      {"attention_mask_without_cache_offset",
+       "Attention lets new token i see the keys 0 .. i, a prompt's causal mask without the cache's past pos",
+       &InstallAttentionMaskWithoutCacheOffset},
+      {"attention_gqa_by_modulo", "Attention's q head h reads kv head h mod n_kv_heads instead of h / group",
+       &InstallAttentionGqaByModulo},
+      {"attention_unscaled_scores", "Attention's scores are q·k without the 1/sqrt(head_dim)",
+       &InstallAttentionUnscaledScores},
+      {"mrope_h_w_rows_swapped", "MRoPE's h section takes the w row's positions and its w section the h row's",
+       &InstallMRopeHwRowsSwapped},
+      {"mrope_ignores_interleaved", "MRoPE uses the contiguous sections t, h, w whatever interleaved says",
+       &InstallMRopeIgnoresInterleaved},
   };
   return faults;
 }

@@ -44,7 +44,13 @@ void InstallTopksoftmaxTiesToHigherIndex(OpTable &calls);
 void InstallTopksoftmaxSoftmaxOverSelected(OpTable &calls);
 void InstallTopkrouterValuesFromBiasedScores(OpTable &calls);
 void InstallKvCacheWriteOffByOne(OpTable &calls);
+void InstallPagedAttentionIgnoresBlockTable(OpTable &calls);
 void InstallSiluAndMulHalvesSwapped(OpTable &calls);
 void InstallSelectLastTokenFirstToken(OpTable &calls);
+void InstallAttentionMaskWithoutCacheOffset(OpTable &calls);
+void InstallAttentionGqaByModulo(OpTable &calls);
+void InstallAttentionUnscaledScores(OpTable &calls);
+void InstallMRopeHwRowsSwapped(OpTable &calls);
+void InstallMRopeIgnoresInterleaved(OpTable &calls);
 
 }  // namespace infinicts::fault

@@ -1,0 +1,304 @@
+// Attention of one sequence over its KV cache (spec section OP-ATTENTION): k and v written into
+// the caches' rows pos .. pos + seq_len - 1, then, for q head h (kv head g = h / (n_q / n_kv))
+// and new token i, out[i, h, :] = softmax_j(q[h, i, :] · k_cache[g, j, :] / sqrt(head_dim)) ·
+// v_cache[g, j, :] over the keys j = 0 .. pos + i. The caches are in-out and compared whole.
+//
+// Data: q, k, v and the caches' prior rows away from zero with magnitudes in [0.25, 2], so the
+// scaled scores spread over a few units: no scale, or 1/head_dim, changes every row with
+// head_dim >= 3. Past lengths 0 and > 0 (query i sees pos + i + 1 keys: a mask without the
+// cache's offset changes every row when pos > 0), decode (seq_len 1), prompts and chunks of up
+// to 130 tokens (the kernels' query blocks), head_dim 3 to 128, MHA, MQA and GQA groups whose
+// ⌊h / group⌋ and h mod n_kv differ. Cache rows at pos + seq_len and beyond hold NaN and huge
+// values alternately: reading one (even with weight 0) shows in out, writing one shows in the
+// cache. q, k and v also come token-major and as the columns of a fused QKV tensor, the caches
+// position-major and with padded rows (unit stride along head_dim everywhere; out contiguous:
+// OP-ATTENTION-3).
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+// How q [n_q, seq, d], k and v [n_kv, seq, d] lie in memory.
+enum class QkvLayout {
+  kContiguous,
+  kTokenMajor,  // memory [seq, heads, d]: a projection's output, viewed head-first
+  kFused,       // the q, k or v columns of one [seq, (n_q + 2·n_kv)·d] QKV projection output
+};
+
+// How the caches [n_kv, capacity, d] lie in memory.
+enum class AttentionCacheLayout {
+  kContiguous,
+  kPositionMajor,  // memory [capacity, n_kv, d] (vLLM's flash layout), viewed head-first
+  kPadded,         // 3 unused elements after every row of d
+};
+
+const char *QkvLayoutName(QkvLayout kind) {
+  switch (kind) {
+    case QkvLayout::kContiguous: return "contig";
+    case QkvLayout::kTokenMajor: return "token_major";
+    case QkvLayout::kFused: return "fused_qkv";
+  }
+  return "layout";
+}
+
+const char *CacheLayoutName(AttentionCacheLayout kind) {
+  switch (kind) {
+    case AttentionCacheLayout::kContiguous: return "contig";
+    case AttentionCacheLayout::kPositionMajor: return "position_major";
+    case AttentionCacheLayout::kPadded: return "pad";
+  }
+  return "layout";
+}
+
+struct AttentionProblem : Param<AttentionProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  size_t n_q = 1, n_kv = 1, seq = 1, pos = 0, head_dim = 1;
+  size_t spare = 2;  // cache rows past pos + seq (junk that must not be read)
+  QkvLayout qkv_layout = QkvLayout::kContiguous;
+  AttentionCacheLayout cache_layout = AttentionCacheLayout::kContiguous;
+
+  size_t Capacity() const { return pos + seq + spare; }
+  Shape QShape() const { return {n_q, seq, head_dim}; }
+  Shape EntryShape() const { return {n_kv, seq, head_dim}; }
+  Shape CacheShape() const { return {n_kv, Capacity(), head_dim}; }
+  Shape OutShape() const { return {seq, n_q, head_dim}; }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "__q" + std::to_string(n_q) + "_kv" + std::to_string(n_kv) + "_seq" +
+           std::to_string(seq) + "_pos" + std::to_string(pos) + "_d" + std::to_string(head_dim) + "_cap" +
+           std::to_string(Capacity()) + "__qkv_" + QkvLayoutName(qkv_layout) + "_cache_" +
+           CacheLayoutName(cache_layout);
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"q_shape", QShape()},
+                          {"kv_shape", EntryShape()},
+                          {"cache_shape", CacheShape()},
+                          {"out_shape", OutShape()},
+                          {"pos", pos},
+                          {"qkv_layout", QkvLayoutName(qkv_layout)},
+                          {"cache_layout", CacheLayoutName(cache_layout)}}
+        .dump();
+  }
+};
+
+// `first_head`: where the tensor's heads start among the fused tensor's n_q + 2·n_kv heads.
+Layout MakeQkvLayout(const AttentionProblem &p, const Shape &shape, size_t first_head) {
+  const ptrdiff_t heads = static_cast<ptrdiff_t>(shape[0]), dim = static_cast<ptrdiff_t>(shape[2]);
+  switch (p.qkv_layout) {
+    case QkvLayout::kContiguous: return ContiguousLayout(shape);
+    case QkvLayout::kTokenMajor: return Layout{shape, {dim, heads * dim, 1}, 0};
+    case QkvLayout::kFused: {
+      const ptrdiff_t width = static_cast<ptrdiff_t>(p.n_q + 2 * p.n_kv) * dim;
+      return Layout{shape, {dim, width, 1}, static_cast<ptrdiff_t>(first_head) * dim};
+    }
+  }
+  return ContiguousLayout(shape);
+}
+
+Layout MakeAttentionCacheLayout(const AttentionProblem &p) {
+  const Shape shape = p.CacheShape();
+  const ptrdiff_t heads = static_cast<ptrdiff_t>(shape[0]), dim = static_cast<ptrdiff_t>(shape[2]);
+  switch (p.cache_layout) {
+    case AttentionCacheLayout::kContiguous: return ContiguousLayout(shape);
+    case AttentionCacheLayout::kPositionMajor: return Layout{shape, {dim, heads * dim, 1}, 0};
+    case AttentionCacheLayout::kPadded: return PaddedLayout(shape, 3);
+  }
+  return ContiguousLayout(shape);
+}
+
+// Cache rows from pos + seq on: NaN and a huge finite value, alternately (at most half of the
+// cache, so that most expected cache values stay numbers).
+void FillJunkRows(const AttentionProblem &p, HostTensor &cache) {
+  const double huge = p.dtype == INFINI_DTYPE_F16 ? 6.0e4 : 1.0e30;
+  for (size_t g = 0; g < p.n_kv; ++g) {
+    for (size_t j = p.pos + p.seq; j < p.Capacity(); ++j) {
+      const double junk = (j - p.pos - p.seq) % 2 == 0 ? NAN : huge;
+      for (size_t d = 0; d < p.head_dim; ++d) cache.Set({g, j, d}, junk);
+    }
+  }
+}
+
+struct AttentionOp {
+  using Problem = AttentionProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "attention";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    const Layout cache = MakeAttentionCacheLayout(p);
+    return {{"out", Role::kOutput, p.dtype, ContiguousLayout(p.OutShape())},
+            {"q", Role::kInput, p.dtype, MakeQkvLayout(p, p.QShape(), 0)},
+            {"k", Role::kInput, p.dtype, MakeQkvLayout(p, p.EntryShape(), p.n_q)},
+            {"v", Role::kInput, p.dtype, MakeQkvLayout(p, p.EntryShape(), p.n_q + p.n_kv)},
+            {"k_cache", Role::kInOut, p.dtype, cache},
+            {"v_cache", Role::kInOut, p.dtype, cache}};
+  }
+
+  static OpCalls Calls(const Problem &p) { return OperatorCalls<api::Attention>(std::make_tuple(p.pos)); }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    for (size_t i = 1; i < 6; ++i) FillAwayFromZero(t[i], rng, 0.25, 2.0);  // q, k, v, the caches' prior rows
+    FillJunkRows(p, t[4]);
+    FillJunkRows(p, t[5]);
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    oracle::AttentionResult result = oracle::Attention(t[1], t[2], t[3], t[4], t[5], p.pos);
+    return {std::move(result.out), std::move(result.k_cache), std::move(result.v_cache)};
+  }
+
+  // The terms of q·k and of p·V: every (q head, token, visible key) pair's 2·head_dim.
+  static double Flops(const Problem &p) {
+    const double pairs = static_cast<double>(p.n_q) * (static_cast<double>(p.seq) * static_cast<double>(p.pos) +
+                                                       static_cast<double>(p.seq * (p.seq + 1) / 2));
+    return perf_flops::kAttention * pairs * 2.0 * static_cast<double>(p.head_dim);
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }
+
+  static Problem Make(infiniDtype_t dtype, size_t n_q, size_t n_kv, size_t seq, size_t pos, size_t head_dim,
+                      size_t spare) {
+    Problem p;
+    p.dtype = dtype;
+    p.n_q = n_q;
+    p.n_kv = n_kv;
+    p.seq = seq;
+    p.pos = pos;
+    p.head_dim = head_dim;
+    p.spare = spare;
+    return p;
+  }
+
+  // A chunk of 3 tokens after 5 past ones, GQA 4/2, 2 junk rows.
+  static Problem Default(infiniDtype_t dtype) { return Make(dtype, 4, 2, 3, 5, 8, 2); }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Geometry {
+      size_t n_q, n_kv, seq, pos, head_dim, spare;
+    };
+    const Geometry geometries[] = {
+        {2, 2, 1, 0, 8, 3},       // the first token: one key, out = v
+        {8, 2, 1, 13, 16, 4},     // decode, GQA 4 per kv head
+        {4, 4, 7, 0, 32, 2},      // a prompt from position 0 (MHA)
+        {6, 2, 5, 9, 64, 3},      // a chunk after a past, GQA 3 per kv head
+        {4, 1, 3, 40, 128, 5},    // MQA, head_dim 128
+        {3, 3, 2, 4, 3, 2},       // head_dim 3
+        {2, 1, 130, 70, 64, 6},   // a long chunk: several query blocks, keys up to 200
+        {32, 8, 1, 95, 128, 1},   // Llama-3-8B's heads decoding
+    };
+    struct Layouts {
+      QkvLayout qkv;
+      AttentionCacheLayout cache;
+    };
+    const Layouts layout_sets[] = {{QkvLayout::kTokenMajor, AttentionCacheLayout::kPositionMajor},
+                                   {QkvLayout::kFused, AttentionCacheLayout::kPadded}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (const Geometry &g : geometries) {
+        problems.push_back(Make(dtype, g.n_q, g.n_kv, g.seq, g.pos, g.head_dim, g.spare));
+      }
+      for (const Geometry &g : {geometries[1], geometries[3]}) {
+        for (const Layouts &l : layout_sets) {
+          Problem p = Make(dtype, g.n_q, g.n_kv, g.seq, g.pos, g.head_dim, g.spare);
+          p.qkv_layout = l.qkv;
+          p.cache_layout = l.cache;
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    // Default(F32): out [3, 4, 8], q [4, 3, 8], k and v [2, 3, 8], caches [2, 10, 8], pos 5.
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Default(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    Problem past_too_long = Default(INFINI_DTYPE_F32);
+    past_too_long.pos = 8;  // 8 + 3 > the 10 rows the caches below keep
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("all_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_F64;
+    });
+    bad("q_f16_rest_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+    bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[5].dtype = INFINI_DTYPE_BF16; });
+    bad("out_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 24}); });
+    bad("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 3, 8}); });
+    bad("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {2, 2, 8}); });
+    bad("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {2, 3, 4}); });
+    bad("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[2], {3, 3, 8});
+      reshape(s[3], {3, 3, 8});
+      reshape(s[4], {3, 10, 8});
+      reshape(s[5], {3, 10, 8});
+    });
+    bad("k_cache_heads_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {1, 10, 8}); });
+    bad("v_cache_head_dim_16", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {2, 10, 16}); });
+    bad("k_cache_shorter_than_pos_plus_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2, 7, 8}); });
+    bad("pos_past_the_caches", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[4], {2, 10, 8});
+      reshape(s[5], {2, 10, 8});
+    }, past_too_long);
+    bad("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 8, 1}; });
+    bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[4].layout.strides = {80, 0, 1}; });
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[1].dtype = INFINI_DTYPE_F16;
+          reshape(s[0], {4, 3, 8});
+        },
+        Default(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[2], {2, 2, 8});
+          s[4].layout.strides = {80, 0, 1};
+        },
+        Default(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-ATTENTION-3", "OP-ATTENTION-4", "OP-ATTENTION-5", "OP-ATTENTION-6"},
+            {"OP-ATTENTION-1"},
+            {"OP-ATTENTION-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(AttentionOp);
+INFINICTS_OP_WORKSPACE_CASES(AttentionOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

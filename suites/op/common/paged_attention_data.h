@@ -1,0 +1,284 @@
+// The problems and data of the paged-attention operators (PagedAttention, one query per
+// sequence; PagedAttentionPrefill, packed chunks of queries): pools [num_blocks, kv_heads,
+// block_size, head_size] filled through block tables whose blocks lie scattered and out of
+// order in the pool, and everything the live rows do not cover left NaN.
+//
+// Block tables (AssignBlocks): the pool's blocks are handed out from the last to the first,
+// every third one (b mod 3 = 1) kept free while spare blocks remain, and the sequences take
+// turns, one logical block each. So each sequence's blocks run backwards through the pool
+// with other sequences' and free blocks between them, and no sequence's block b is pool block
+// b. Every row has unused entries past its blocks, pointing at a free block.
+//
+// Data: only the live rows (position j < seq_lens[s] of each sequence's blocks, every kv
+// head) are written: keys ±[0.25, 1.25], values ±[0.25, 2]. The rest of both pools (free
+// blocks, the slots past a sequence's length, gaps of padded layouts) keeps the all-ones
+// bytes storage starts with: NaN (OP-PAGEDATTENTION-4). q ±[q_min, q_max]; ALiBi slopes
+// 2^(−8(h+1)/heads), ALiBi's own, one per query head.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/cache_layouts.h"
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_case.h"
+#include "oracle/oracles.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+
+// How q [rows, heads, head_size] and out [rows, heads, value_size] lie in memory.
+enum class QueryLayout {
+  kContiguous,
+  kQkvSlice,  // q: the q columns of a fused [rows, (heads + 2·kv_heads)·head_size] QKV tensor
+  kPadded,    // 3 unused elements after each head's row (common/layouts.h kPadded)
+  kView,      // padded and offset (kView)
+  kFlipped,   // rows walked backwards
+  kOffset,    // contiguous, 5 elements into its storage
+};
+
+inline const char *QueryLayoutName(QueryLayout kind) {
+  switch (kind) {
+    case QueryLayout::kContiguous: return "contig";
+    case QueryLayout::kQkvSlice: return "qkv_slice";
+    case QueryLayout::kPadded: return "pad";
+    case QueryLayout::kView: return "view";
+    case QueryLayout::kFlipped: return "flip";
+    case QueryLayout::kOffset: return "offset";
+  }
+  return "layout";
+}
+
+inline Layout MakeQueryLayout(QueryLayout kind, const Shape &shape, size_t kv_heads) {
+  switch (kind) {
+    case QueryLayout::kContiguous: return ContiguousLayout(shape);
+    case QueryLayout::kQkvSlice: {
+      const ptrdiff_t heads = static_cast<ptrdiff_t>(shape[1]), dim = static_cast<ptrdiff_t>(shape[2]);
+      return Layout{shape, {(heads + 2 * static_cast<ptrdiff_t>(kv_heads)) * dim, dim, 1}, 0};
+    }
+    case QueryLayout::kPadded: return MakeLayout(LayoutKind::kPadded, shape);
+    case QueryLayout::kView: return MakeLayout(LayoutKind::kView, shape);
+    case QueryLayout::kFlipped: return MakeLayout(LayoutKind::kFlipped, shape);
+    case QueryLayout::kOffset: return MakeLayout(LayoutKind::kOffset, shape);
+  }
+  throw std::invalid_argument("unknown query layout");
+}
+
+enum class AlibiUse {
+  kNone,              // alibi_slopes absent: NULL descriptor, NULL pointer
+  kSlopes,            // present
+  kNoneJunkPointer,   // absent from the descriptor, yet compute gets a pointer to NaN
+};
+
+// Unused pool slots after each block's slots in CacheLayout::kSpareRows.
+inline constexpr size_t kPagedSpareSlots = 2;
+
+struct PagedAttentionProblem : Param<PagedAttentionProblem> {
+  bool prefill = false;
+  infiniDtype_t dtype = INFINI_DTYPE_F16;
+  infiniDtype_t index_dtype = INFINI_DTYPE_I64;
+  std::string scenario;          // what the problem exercises, in the case id
+  std::vector<int64_t> keys;     // seq_lens
+  std::vector<int64_t> queries;  // per sequence: the last queries[s] positions (decode: 1 each)
+  size_t heads = 4, kv_heads = 2, head_size = 64, value_size = 64, block_size = 16;
+  size_t spare_blocks = 3;  // free blocks in the pool (NaN), at least 1
+  double scale = 0.2;
+  double q_min = 0.25, q_max = 1.25;
+  AlibiUse alibi = AlibiUse::kNone;
+  QueryLayout q_layout = QueryLayout::kContiguous, out_layout = QueryLayout::kContiguous;
+  CacheLayout pool_layout = CacheLayout::kContiguous;
+
+  // scale travels as a float: the oracle uses the value the backend receives.
+  double PassedScale() const { return static_cast<double>(static_cast<float>(scale)); }
+  size_t NumSeqs() const { return keys.size(); }
+  size_t TotalQueries() const {
+    size_t total = 0;
+    for (int64_t n : queries) total += static_cast<size_t>(n);
+    return total;
+  }
+  bool HasAlibi() const { return alibi == AlibiUse::kSlopes; }
+  size_t AlibiIndex() const { return prefill ? 7 : 6; }  // its place among the specs
+
+  std::string Name() const {
+    auto list = [](const char *what, const std::vector<int64_t> &values) {
+      std::string text = what;
+      for (int64_t v : values) text += "_" + std::to_string(v);
+      return text;
+    };
+    std::string name = std::string(DtypeName(dtype)) + "_" + DtypeName(index_dtype) + "__" + scenario + "__h" +
+                       std::to_string(heads) + "_kv" + std::to_string(kv_heads) + "_d" + std::to_string(head_size) +
+                       (value_size != head_size ? "_vd" + std::to_string(value_size) : std::string()) + "_bs" +
+                       std::to_string(block_size) + "__" + list("keys", keys);
+    if (prefill) name += "__" + list("queries", queries);
+    const char *bias = alibi == AlibiUse::kSlopes ? "alibi" : alibi == AlibiUse::kNone ? "no_alibi"
+                                                                                        : "no_alibi_junk_pointer";
+    return name + "__scale_" + NumberName(scale) + "__" + bias + "__q_" + QueryLayoutName(q_layout) + "_out_" +
+           QueryLayoutName(out_layout) + "_pool_" + CacheLayoutName(pool_layout);
+  }
+  std::string Json() const {
+    nlohmann::json json{{"dtype", DtypeName(dtype)},
+                        {"index_dtype", DtypeName(index_dtype)},
+                        {"scenario", scenario},
+                        {"seq_lens", keys},
+                        {"num_heads", heads},
+                        {"num_kv_heads", kv_heads},
+                        {"head_size", head_size},
+                        {"value_size", value_size},
+                        {"block_size", block_size},
+                        {"spare_blocks", spare_blocks},
+                        {"scale", scale},
+                        {"alibi", alibi == AlibiUse::kSlopes ? "slopes"
+                                  : alibi == AlibiUse::kNone ? "none"
+                                                             : "none, junk pointer"},
+                        {"q_layout", QueryLayoutName(q_layout)},
+                        {"out_layout", QueryLayoutName(out_layout)},
+                        {"pool_layout", CacheLayoutName(pool_layout)}};
+    if (prefill) json["queries"] = queries;
+    return json.dump();
+  }
+};
+
+struct BlockAssignment {
+  size_t num_blocks = 0, max_blocks = 0;
+  int64_t free_block = 0;
+  std::vector<int64_t> tables;  // [num_seqs][max_blocks], row-major
+};
+
+// The block tables described at the top of this file.
+inline BlockAssignment AssignBlocks(const std::vector<int64_t> &keys, size_t block_size, size_t spare_blocks) {
+  if (spare_blocks < 1 || block_size < 1) throw std::logic_error("AssignBlocks: no free block or block_size 0");
+  std::vector<size_t> need(keys.size());
+  size_t used = 0, most = 0;
+  for (size_t s = 0; s < keys.size(); ++s) {
+    need[s] = (static_cast<size_t>(keys[s]) + block_size - 1) / block_size;
+    used += need[s];
+    most = std::max(most, need[s]);
+  }
+  BlockAssignment a;
+  a.num_blocks = used + spare_blocks;
+  a.max_blocks = most + 1;  // one unused entry per row at least
+  std::vector<int64_t> order, kept_free;
+  for (size_t b = a.num_blocks; b-- > 0;) {
+    if (kept_free.size() < spare_blocks && b % 3 == 1) {
+      kept_free.push_back(static_cast<int64_t>(b));
+    } else {
+      order.push_back(static_cast<int64_t>(b));
+    }
+  }
+  // Fewer blocks b mod 3 = 1 than spare ones: the free ones left are those past the used.
+  a.free_block = kept_free.empty() ? order.at(used) : kept_free.front();
+  a.tables.assign(keys.size() * a.max_blocks, a.free_block);
+  size_t next = 0;
+  for (size_t round = 0; round < most; ++round) {
+    for (size_t s = 0; s < keys.size(); ++s) {
+      if (round < need[s]) a.tables[s * a.max_blocks + round] = order.at(next++);
+    }
+  }
+  return a;
+}
+
+inline BlockAssignment AssignBlocks(const PagedAttentionProblem &p) {
+  return AssignBlocks(p.keys, p.block_size, p.spare_blocks);
+}
+
+// ALiBi's slopes for `heads` heads: 2^(−8(h+1)/heads), one per query head.
+inline double AlibiSlope(size_t h, size_t heads) {
+  return std::exp2(-8.0 * static_cast<double>(h + 1) / static_cast<double>(heads));
+}
+
+// The specs in the create call's order: out, q, k_cache, v_cache, block_tables, seq_lens,
+// [cum_seq_lens_q,] alibi_slopes.
+inline std::vector<TensorSpec> PagedAttentionSpecs(const PagedAttentionProblem &p) {
+  const BlockAssignment blocks = AssignBlocks(p);
+  const size_t rows = p.prefill ? p.TotalQueries() : p.NumSeqs();
+  auto pool = [&](size_t dim) {
+    return MakeCacheLayout(p.pool_layout, {blocks.num_blocks, p.kv_heads, p.block_size, dim}, kPagedSpareSlots);
+  };
+  std::vector<TensorSpec> specs = {
+      {"out", Role::kOutput, p.dtype, MakeQueryLayout(p.out_layout, {rows, p.heads, p.value_size}, p.kv_heads)},
+      {"q", Role::kInput, p.dtype, MakeQueryLayout(p.q_layout, {rows, p.heads, p.head_size}, p.kv_heads)},
+      {"k_cache", Role::kInput, p.dtype, pool(p.head_size)},
+      {"v_cache", Role::kInput, p.dtype, pool(p.value_size)},
+      {"block_tables", Role::kInput, p.index_dtype, ContiguousLayout({p.NumSeqs(), blocks.max_blocks})},
+      {"seq_lens", Role::kInput, p.index_dtype, ContiguousLayout({p.NumSeqs()})}};
+  if (p.prefill) {
+    specs.push_back({"cum_seq_lens_q", Role::kInput, p.index_dtype, ContiguousLayout({p.NumSeqs() + 1})});
+  }
+  TensorSpec alibi{"alibi_slopes", Role::kInput, INFINI_DTYPE_F32, ContiguousLayout({p.heads})};
+  alibi.optional = true;
+  alibi.present = p.HasAlibi();
+  alibi.junk_pointer = p.alibi == AlibiUse::kNoneJunkPointer;
+  specs.push_back(alibi);
+  return specs;
+}
+
+// The index tensors from the problem; the block tables from AssignBlocks.
+inline void FillPagedIndices(const PagedAttentionProblem &p, const BlockAssignment &blocks, std::vector<HostTensor> &t) {
+  for (size_t s = 0; s < p.NumSeqs(); ++s) {
+    for (size_t b = 0; b < blocks.max_blocks; ++b) t[4].SetInt({s, b}, blocks.tables[s * blocks.max_blocks + b]);
+    t[5].SetInt({s}, p.keys[s]);
+  }
+  if (p.prefill) {
+    int64_t cum = 0;
+    t[6].SetInt({0}, 0);
+    for (size_t s = 0; s < p.NumSeqs(); ++s) t[6].SetInt({s + 1}, cum += p.queries[s]);
+  }
+}
+
+inline void FillPagedAttention(const PagedAttentionProblem &p, std::vector<HostTensor> &t, Rng &rng) {
+  const BlockAssignment blocks = AssignBlocks(p);
+  std::uniform_real_distribution<double> key_magnitude(0.25, 1.25), value_magnitude(0.25, 2.0);
+  std::bernoulli_distribution negative(0.5);
+  FillAwayFromZero(t[1], rng, p.q_min, p.q_max);
+  for (size_t s = 0; s < p.NumSeqs(); ++s) {
+    for (size_t j = 0; j < static_cast<size_t>(p.keys[s]); ++j) {
+      const size_t block = static_cast<size_t>(blocks.tables[s * blocks.max_blocks + j / p.block_size]);
+      const size_t slot = j % p.block_size;
+      for (size_t kv = 0; kv < p.kv_heads; ++kv) {
+        for (size_t d = 0; d < p.head_size; ++d) {
+          t[2].Set({block, kv, slot, d}, (negative(rng) ? -1.0 : 1.0) * key_magnitude(rng));
+        }
+        for (size_t e = 0; e < p.value_size; ++e) {
+          t[3].Set({block, kv, slot, e}, (negative(rng) ? -1.0 : 1.0) * value_magnitude(rng));
+        }
+      }
+    }
+  }
+  FillPagedIndices(p, blocks, t);
+  if (p.HasAlibi()) {
+    for (size_t h = 0; h < p.heads; ++h) t[p.AlibiIndex()].Set({h}, AlibiSlope(h, p.heads));
+  }
+}
+
+inline std::vector<HostTensor> PagedAttentionExpected(const PagedAttentionProblem &p, const std::vector<HostTensor> &t) {
+  const HostTensor *alibi = p.HasAlibi() ? &t[p.AlibiIndex()] : nullptr;
+  if (p.prefill) {
+    return {oracle::PagedAttentionPrefill(t[1], t[2], t[3], t[4], t[5], t[6], alibi, p.PassedScale())};
+  }
+  return {oracle::PagedAttention(t[1], t[2], t[3], t[4], t[5], alibi, p.PassedScale())};
+}
+
+// Σ over queries and heads of the keys attended × (head_size + value_size): the terms of
+// q·k and p·V (flop table: kPagedAttention per term).
+inline double PagedAttentionTerms(const std::vector<int64_t> &keys, const std::vector<int64_t> &queries, size_t heads,
+                                  size_t head_size, size_t value_size) {
+  double attended = 0;
+  for (size_t s = 0; s < keys.size(); ++s) {
+    const double n = static_cast<double>(queries[s]), length = static_cast<double>(keys[s]);
+    attended += n * (length - n) + n * (n + 1) / 2;  // query i sees L − n + i + 1 keys
+  }
+  return attended * static_cast<double>(heads * (head_size + value_size));
+}
+
+inline double PagedAttentionFlops(const PagedAttentionProblem &p) {
+  return perf_flops::kPagedAttention *
+         PagedAttentionTerms(p.keys, p.queries, p.heads, p.head_size, p.value_size);
+}
+
+}  // namespace infinicts::op_cases

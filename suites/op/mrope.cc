@@ -1,0 +1,310 @@
+// MRoPE, Qwen2-VL's multimodal rotary embedding of q and k (spec section OP-MROPE): each rotary
+// frequency i < rotary_dim / 2 takes its position from row t, h or w of positions (contiguous
+// sections, or Qwen3-VL's interleaved cycle), and rotates the GPT-NeoX pair (i, i + rotary_dim/2)
+// of every head by the table angle of that position; elements from rotary_dim on pass through.
+//
+// Data: q and k away from zero; cos and sin tables of unrelated angles per (position,
+// frequency), and three different positions per token drawn from the table, so a frequency that
+// takes another row's position (a t/h/w mix-up, the interleaved flag ignored, the sections
+// miscounted) or a position read by token index rotates its pair by another angle. Qwen2-VL's
+// sections (16, 24, 24) and Qwen3-VL's interleaved (24, 20, 20) on heads of 128; rotary_dim
+// below head_size (the rest must pass through, and a pairing by head_size / 2 shows); uneven
+// small sections; 1-D (text) positions; more k heads than q heads; one token; I32 and I64
+// positions. Views: q and k as the columns of a fused QKV row, q_out with padded rows, tables
+// with padded rows, positions column-major.
+#include <array>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/flop_counts.h"
+#include "common/layouts.h"
+#include "common/op_cases.h"
+#include "oracle/oracles.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+
+struct MRoPEProblem : Param<MRoPEProblem> {
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  infiniDtype_t pos_dtype = INFINI_DTYPE_I64;
+  size_t tokens = 1, q_heads = 1, k_heads = 1, head_size = 2, table_len = 1;
+  int rotary_dim = 2, section_t = 1, section_h = 0, section_w = 0;  // attributes as the create call takes them
+  bool interleaved = false;
+  bool per_axis = true;  // positions [3, tokens]; false: [tokens]
+  bool views = false;    // fused-QKV q and k, padded q_out and tables, column-major positions
+
+  size_t Half() const { return static_cast<size_t>(rotary_dim > 0 ? rotary_dim / 2 : 0); }
+  Shape QShape() const { return {tokens, q_heads * head_size}; }
+  Shape KShape() const { return {tokens, k_heads * head_size}; }
+  Shape TableShape() const { return {table_len, Half()}; }
+  Shape PositionsShape() const { return per_axis ? Shape{3, tokens} : Shape{tokens}; }
+
+  std::string Name() const {
+    return std::string(DtypeName(dtype)) + "_pos_" + DtypeName(pos_dtype) + "__t" + std::to_string(tokens) + "_q" +
+           std::to_string(q_heads) + "_k" + std::to_string(k_heads) + "_head" + std::to_string(head_size) + "_rot" +
+           std::to_string(rotary_dim) + "_table" + std::to_string(table_len) + "__sections_" +
+           std::to_string(section_t) + "_" + std::to_string(section_h) + "_" + std::to_string(section_w) +
+           (interleaved ? "_interleaved" : "_contiguous") + (per_axis ? "__thw_rows" : "__one_row") +
+           (views ? "__views" : "__contig");
+  }
+  std::string Json() const {
+    return nlohmann::json{{"dtype", DtypeName(dtype)},
+                          {"pos_dtype", DtypeName(pos_dtype)},
+                          {"q_shape", QShape()},
+                          {"k_shape", KShape()},
+                          {"table_shape", TableShape()},
+                          {"positions_shape", PositionsShape()},
+                          {"head_size", head_size},
+                          {"rotary_dim", rotary_dim},
+                          {"sections", {section_t, section_h, section_w}},
+                          {"interleaved", interleaved},
+                          {"views", views}}
+        .dump();
+  }
+};
+
+struct MRoPEOp {
+  using Problem = MRoPEProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "mrope";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) {
+    Layout q = ContiguousLayout(p.QShape()), k = ContiguousLayout(p.KShape()), q_out = q;
+    Layout table = ContiguousLayout(p.TableShape()), positions = ContiguousLayout(p.PositionsShape());
+    if (p.views) {
+      // One fused row per token: q's heads, then k's, then v's (as many as k's).
+      const ptrdiff_t width = static_cast<ptrdiff_t>((p.q_heads + 2 * p.k_heads) * p.head_size);
+      q = Layout{p.QShape(), {width, 1}, 0};
+      k = Layout{p.KShape(), {width, 1}, static_cast<ptrdiff_t>(p.q_heads * p.head_size)};
+      q_out = PaddedLayout(p.QShape(), 3);
+      table = PaddedLayout(p.TableShape(), 3);
+      if (p.per_axis) positions = Layout{p.PositionsShape(), {1, 3}, 0};  // memory [tokens, 3]
+    }
+    return {{"q_out", Role::kOutput, p.dtype, q_out},
+            {"k_out", Role::kOutput, p.dtype, ContiguousLayout(p.KShape())},
+            {"q", Role::kInput, p.dtype, q},
+            {"k", Role::kInput, p.dtype, k},
+            {"cos", Role::kInput, p.dtype, table},
+            {"sin", Role::kInput, p.dtype, table},
+            {"positions", Role::kInput, p.pos_dtype, positions}};
+  }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::MRoPE>(std::make_tuple(static_cast<int>(p.head_size), p.rotary_dim, p.section_t,
+                                                     p.section_h, p.section_w, p.interleaved));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
+    FillAwayFromZero(t[2], rng, 0.25, 2.0);
+    FillAwayFromZero(t[3], rng, 0.25, 2.0);
+    std::uniform_real_distribution<double> angle(0.0, kTwoPi);
+    for (size_t position = 0; position < p.table_len; ++position) {
+      for (size_t i = 0; i < p.Half(); ++i) {
+        const double a = angle(rng);
+        t[4].Set({position, i}, std::cos(a));
+        t[5].Set({position, i}, std::sin(a));
+      }
+    }
+    if (!p.per_axis) {
+      FillIntegers(t[6], rng, 0, static_cast<int64_t>(p.table_len));
+      return;
+    }
+    // Three different positions per token, so that a frequency reading another row always moves.
+    std::uniform_int_distribution<int64_t> draw(0, static_cast<int64_t>(p.table_len) - 1);
+    for (size_t token = 0; token < p.tokens; ++token) {
+      const int64_t t_row = draw(rng);
+      int64_t h_row = draw(rng), w_row = draw(rng);
+      while (h_row == t_row) h_row = draw(rng);
+      while (w_row == t_row || w_row == h_row) w_row = draw(rng);
+      t[6].SetInt({0, token}, t_row);
+      t[6].SetInt({1, token}, h_row);
+      t[6].SetInt({2, token}, w_row);
+    }
+  }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    const auto rotate = [&](const HostTensor &x) {
+      return oracle::MRoPE(x, t[4], t[5], t[6], p.head_size, static_cast<size_t>(p.rotary_dim),
+                           static_cast<size_t>(p.section_t), static_cast<size_t>(p.section_h),
+                           static_cast<size_t>(p.section_w), p.interleaved);
+    };
+    return {rotate(t[2]), rotate(t[3])};
+  }
+
+  // The rotated elements of q_out and k_out (the passed-through ones cost no arithmetic).
+  static double Flops(const Problem &p) {
+    return perf_flops::kMRope * static_cast<double>(p.tokens * (p.q_heads + p.k_heads)) *
+           static_cast<double>(p.rotary_dim);
+  }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() {
+    return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
+  }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t pos_dtype, size_t tokens, size_t q_heads, size_t k_heads,
+                      size_t head_size, int rotary_dim, std::array<int, 3> sections, bool interleaved) {
+    Problem p;
+    p.dtype = dtype;
+    p.pos_dtype = pos_dtype;
+    p.tokens = tokens;
+    p.q_heads = q_heads;
+    p.k_heads = k_heads;
+    p.head_size = head_size;
+    p.table_len = 29;
+    p.rotary_dim = rotary_dim;
+    p.section_t = sections[0];
+    p.section_h = sections[1];
+    p.section_w = sections[2];
+    p.interleaved = interleaved;
+    return p;
+  }
+
+  // 5 tokens, 2 q heads and 1 k head of 16, rotary_dim 12 (4 elements pass through), sections (1, 2, 3).
+  static Problem Small(infiniDtype_t dtype, bool interleaved = false) {
+    return Make(dtype, INFINI_DTYPE_I64, 5, 2, 1, 16, 12, {1, 2, 3}, interleaved);
+  }
+
+  static std::vector<Problem> ConformanceProblems() {
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
+      problems.push_back(Small(dtype));
+    }
+    problems.push_back(Small(INFINI_DTYPE_F32, /*interleaved=*/true));
+    return problems;
+  }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Geometry {
+      size_t tokens, q_heads, k_heads, head_size;
+      int rotary_dim;
+      std::array<int, 3> sections;
+      bool interleaved, per_axis;
+      infiniDtype_t pos_dtype;
+    };
+    const Geometry geometries[] = {
+        {9, 4, 2, 128, 128, {16, 24, 24}, false, true, INFINI_DTYPE_I64},  // Qwen2-VL
+        {9, 4, 2, 128, 128, {24, 20, 20}, true, true, INFINI_DTYPE_I32},   // Qwen3-VL, interleaved
+        {5, 2, 1, 64, 32, {4, 6, 6}, false, true, INFINI_DTYPE_I32},       // half the head rotated
+        {5, 2, 1, 64, 32, {4, 6, 6}, true, true, INFINI_DTYPE_I64},
+        {7, 3, 3, 12, 12, {1, 2, 3}, false, true, INFINI_DTYPE_I64},       // uneven sections, w the longest
+        {7, 3, 3, 12, 12, {1, 2, 3}, true, true, INFINI_DTYPE_I32},
+        {6, 2, 2, 16, 16, {2, 3, 3}, false, false, INFINI_DTYPE_I64},      // text: one position row
+        {1, 1, 3, 8, 6, {1, 1, 1}, true, true, INFINI_DTYPE_I32},          // one token, more k heads than q
+    };
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      for (const Geometry &g : geometries) {
+        Problem p = Make(dtype, g.pos_dtype, g.tokens, g.q_heads, g.k_heads, g.head_size, g.rotary_dim, g.sections,
+                         g.interleaved);
+        p.per_axis = g.per_axis;
+        problems.push_back(p);
+      }
+      for (const Geometry &g : {geometries[0], geometries[3]}) {
+        Problem p = Make(dtype, g.pos_dtype, g.tokens, g.q_heads, g.k_heads, g.head_size, g.rotary_dim, g.sections,
+                         g.interleaved);
+        p.views = true;
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    // Small(F32): q and q_out [5, 32], k and k_out [5, 16], tables [29, 6], positions [3, 5].
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   Problem problem = Small(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    auto unchanged = [](Specs &) {};
+    // Attribute faults; the tensors stay those of Small (tables [29, 6]).
+    auto with = [](std::function<void(Problem &)> change) {
+      Problem p = Small(INFINI_DTYPE_F32);
+      change(p);
+      return p;
+    };
+    bad("rotary_dim_odd", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.rotary_dim = 13; }));
+    bad("rotary_dim_past_head_size", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) {
+          p.rotary_dim = 18;
+          p.section_w = 6;  // the sections still add up to rotary_dim / 2
+        }));
+    bad("rotary_dim_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.rotary_dim = 0; }));
+    bad("sections_sum_5_of_6", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.section_w = 2; }));
+    bad("section_h_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) {
+          p.section_h = 0;
+          p.section_w = 5;
+        }));
+    bad("head_size_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.head_size = 0; }));
+    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+      for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+    });
+    bad("cos_f16_q_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad("k_out_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
+    bad("positions_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; });
+    bad("positions_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I16; });
+    bad("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {5, 2, 16});
+      reshape(s[2], {5, 2, 16});
+    });
+    bad("q_width_not_whole_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[0], {5, 24});
+      reshape(s[2], {5, 24});
+    });
+    bad("q_out_one_head", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 16}); });
+    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[1], {4, 16});
+      reshape(s[3], {4, 16});
+    });
+    bad("table_width_rotary_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+      reshape(s[4], {29, 12});
+      reshape(s[5], {29, 12});
+    });
+    bad("sin_rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {30, 6}); });
+    bad("positions_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {2, 5}); });
+    bad("positions_tokens_by_3", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {5, 3}); });
+    bad("positions_of_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {6}); });
+    bad("q_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; },
+        with([](Problem &p) { p.rotary_dim = 13; }), INFINI_STATUS_BAD_TENSOR_DTYPE);
+    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+        [&](Specs &s) {
+          s[4].dtype = INFINI_DTYPE_F16;
+          reshape(s[6], {6});
+        },
+        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+        [&](Specs &s) {
+          reshape(s[6], {6});
+          s[0].layout.strides = {0, 1};
+        },
+        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {{0, 2}, {1, 3}}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-MROPE-4", "OP-MROPE-5", "OP-MROPE-6"}, {"OP-MROPE-2"}, {"OP-MROPE-3"}, {}, {"OP-MROPE-1"}};
+  }
+};
+
+INFINICTS_OP_CASES(MRoPEOp);
+INFINICTS_OP_WORKSPACE_CASES(MRoPEOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

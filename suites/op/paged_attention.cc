@@ -1,0 +1,200 @@
+// PagedAttention: decode attention over paged KV pools, one query per sequence (spec section
+// OP-PAGEDATTENTION). For sequence s of L keys and head h (kv head h / group): softmax over
+// j < L of scale·q·K_j + slope_h·(j − (L − 1)), out = Σ_j p_j·V_j, K_j and V_j read through
+// the block table.
+//
+// Data (common/paged_attention_data.h): blocks scattered backwards through the pool between
+// other sequences' and free ones, free blocks and the slots past each length left NaN, the
+// unused table entries pointing at a free block; lengths 1, block_size, block_size + 1,
+// 2·block_size and ones ending inside a block in one batch; groups of 1, 2, 4 and 8 query
+// heads per kv head; scales that are not 1/sqrt(head_size); per-head ALiBi slopes present,
+// absent, and absent with a pointer to NaN passed all the same; logits beyond 88 (e^x
+// overflows F32 without the max subtracted); block sizes 8, 16 and 32; I32, I64 and U32
+// indices; MLA's 576/512 head sizes; q and out as fused-QKV columns, padded, offset and
+// backwards views, pools slot-major, with spare slots and padded.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/op_cases.h"
+#include "common/paged_attention_data.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct PagedAttentionOp {
+  using Problem = PagedAttentionProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "paged_attention";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) { return PagedAttentionSpecs(p); }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::PagedAttention>(std::make_tuple(static_cast<float>(p.scale)));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) { FillPagedAttention(p, t, rng); }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return PagedAttentionExpected(p, t);
+  }
+
+  static double Flops(const Problem &p) { return PagedAttentionFlops(p); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16}; }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t index_dtype, std::string scenario, std::vector<int64_t> keys,
+                      size_t heads, size_t kv_heads, size_t head_size, size_t block_size, double scale,
+                      AlibiUse alibi = AlibiUse::kNone) {
+    Problem p;
+    p.dtype = dtype;
+    p.index_dtype = index_dtype;
+    p.scenario = std::move(scenario);
+    p.queries.assign(keys.size(), 1);
+    p.keys = std::move(keys);
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.head_size = head_size;
+    p.value_size = head_size;
+    p.block_size = block_size;
+    p.scale = scale;
+    p.alibi = alibi;
+    return p;
+  }
+
+  // Two sequences of 5 and 20 keys (the second over two blocks), 4 heads over 2 kv heads.
+  static Problem Default(infiniDtype_t dtype, AlibiUse alibi = AlibiUse::kNone) {
+    return Make(dtype, INFINI_DTYPE_I64, "default", {5, 20}, 4, 2, 64, 16, 0.2, alibi);
+  }
+
+  static std::vector<Problem> ConformanceProblems() { return {Default(INFINI_DTYPE_F16), Default(INFINI_DTYPE_BF16)}; }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
+
+  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
+    // 1, block_size, block_size + 1, ending inside a third block, 2·block_size, inside a first.
+    const std::vector<int64_t> edges = {1, 16, 17, 43, 32, 9};
+    Problem large = Make(dtype, INFINI_DTYPE_I64, "large_logits", {40, 64}, 4, 2, 128, 16, 4.0);
+    large.q_min = 1.0;
+    large.q_max = 2.0;
+    Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, 4, 1, 576, 16, 0.07);
+    mla.value_size = 512;
+    return {
+        Make(dtype, INFINI_DTYPE_I64, "length_edges", edges, 8, 2, 64, 16, 0.2),
+        Make(dtype, INFINI_DTYPE_I32, "gqa_alibi", edges, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
+        Make(dtype, INFINI_DTYPE_U32, "mha", {37, 5, 64}, 4, 4, 128, 16, 0.15),
+        Make(dtype, INFINI_DTYPE_I64, "mqa_alibi", {50, 17, 8}, 8, 1, 64, 8, 0.25, AlibiUse::kSlopes),
+        Make(dtype, INFINI_DTYPE_I32, "group2_bs32", {70, 33, 31}, 4, 2, 128, 32, 0.12),
+        large,
+        Make(dtype, INFINI_DTYPE_I32, "long_context", {1000}, 4, 1, 128, 16, 0.15),
+        mla,
+        Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, 4, 2, 64, 16, 0.2, AlibiUse::kNoneJunkPointer),
+    };
+  }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Layouts {
+      QueryLayout q, out;
+      CacheLayout pool;
+    };
+    const Layouts layout_sets[] = {{QueryLayout::kQkvSlice, QueryLayout::kContiguous, CacheLayout::kPositionMajor},
+                                   {QueryLayout::kPadded, QueryLayout::kPadded, CacheLayout::kSpareRows},
+                                   {QueryLayout::kFlipped, QueryLayout::kFlipped, CacheLayout::kPadded},
+                                   {QueryLayout::kView, QueryLayout::kView, CacheLayout::kView},
+                                   {QueryLayout::kOffset, QueryLayout::kOffset, CacheLayout::kContiguous}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      const std::vector<Problem> scenarios = Scenarios(dtype);
+      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
+      for (const Layouts &l : layout_sets) {
+        Problem p = scenarios[1];  // gqa_alibi
+        p.q_layout = l.q;
+        p.out_layout = l.out;
+        p.pool_layout = l.pool;
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    // Default: out and q [2, 4, 64], pools [6, 2, 16, 64], block_tables [2, 3], seq_lens [2].
+    const Problem plain = Default(INFINI_DTYPE_F16), with_alibi = Default(INFINI_DTYPE_F16, AlibiUse::kSlopes);
+    const size_t blocks = AssignBlocks(plain).num_blocks;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   const Problem &problem, infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    const infiniStatus_t kDtype = INFINI_STATUS_BAD_TENSOR_DTYPE, kShape = INFINI_STATUS_BAD_TENSOR_SHAPE;
+    bad("all_f32", kDtype, [](Specs &s) { for (auto &t : s) t.dtype = INFINI_DTYPE_F32; }, plain);
+    bad("k_cache_bf16_among_f16", kDtype, [](Specs &s) { s[2].dtype = INFINI_DTYPE_BF16; }, plain);
+    bad("out_bf16_among_f16", kDtype, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; }, plain);
+    bad("q_f32_among_f16", kDtype, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; }, plain);
+    bad("block_tables_f32", kDtype, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; }, plain);
+    bad("seq_lens_i32_tables_i64", kDtype, [](Specs &s) { s[5].dtype = INFINI_DTYPE_I32; }, plain);
+    bad("indices_i16", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = INFINI_DTYPE_I16; }, plain);
+    bad("alibi_f16", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F16; }, with_alibi);
+    bad("q_2d", kShape, [&](Specs &s) { reshape(s[1], {2, 256}); }, plain);
+    bad("k_cache_3d", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 1024}); }, plain);
+    bad("k_cache_head_size_128", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 16, 128}); }, plain);
+    bad("v_cache_one_block_more", kShape, [&](Specs &s) { reshape(s[3], {blocks + 1, 2, 16, 64}); }, plain);
+    bad("v_cache_block_size_8", kShape, [&](Specs &s) { reshape(s[3], {blocks, 2, 8, 64}); }, plain);
+    bad("v_cache_3_kv_heads", kShape, [&](Specs &s) { reshape(s[3], {blocks, 3, 16, 64}); }, plain);
+    bad("out_3_heads", kShape, [&](Specs &s) { reshape(s[0], {2, 3, 64}); }, plain);
+    bad("out_value_size_128", kShape, [&](Specs &s) { reshape(s[0], {2, 4, 128}); }, plain);
+    bad("out_3_seqs", kShape, [&](Specs &s) { reshape(s[0], {3, 4, 64}); }, plain);
+    bad("seq_lens_of_3", kShape, [&](Specs &s) { reshape(s[5], {3}); }, plain);
+    bad("block_tables_1d", kShape, [&](Specs &s) { reshape(s[4], {6}); }, plain);
+    bad("block_tables_3_rows", kShape, [&](Specs &s) { reshape(s[4], {3, 3}); }, plain);
+    bad("heads_3_over_2_kv_heads", kShape, [&](Specs &s) {
+      reshape(s[0], {2, 3, 64});
+      reshape(s[1], {2, 3, 64});
+    }, plain);
+    bad("value_size_32", kShape, [&](Specs &s) {  // value_size ≠ head_size outside MLA's pair
+      reshape(s[0], {2, 4, 32});
+      reshape(s[3], {blocks, 2, 16, 32});
+    }, plain);
+    bad("alibi_of_5", kShape, [&](Specs &s) { reshape(s[6], {5}); }, with_alibi);
+    bad("alibi_2d", kShape, [&](Specs &s) { reshape(s[6], {1, 4}); }, with_alibi);
+    bad("out_seqs_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {0, 64, 1}; }, plain);
+    bad("dtype_before_shape", kDtype,
+        [&](Specs &s) {
+          s[2].dtype = INFINI_DTYPE_BF16;
+          reshape(s[5], {3});
+        },
+        plain, kShape);
+    bad("shape_before_strides", kShape,
+        [&](Specs &s) {
+          reshape(s[5], {3});
+          s[0].layout.strides = {0, 64, 1};
+        },
+        plain, INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-PAGEDATTENTION-3", "OP-PAGEDATTENTION-4", "OP-PAGEDATTENTION-5", "OP-PAGEDATTENTION-6"},
+            {"OP-PAGEDATTENTION-1"},
+            {"OP-PAGEDATTENTION-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(PagedAttentionOp);
+INFINICTS_OP_WORKSPACE_CASES(PagedAttentionOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases

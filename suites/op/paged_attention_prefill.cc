@@ -1,0 +1,202 @@
+// PagedAttentionPrefill: causal attention of packed chunks of queries over paged KV pools
+// (spec section OP-PAGEDATTENTIONPREFILL). Sequence s of L keys has n queries, rows
+// cum_seq_lens_q[s] .. cum_seq_lens_q[s + 1] − 1 of q, its last n positions: query i at
+// P = L − n + i attends keys 0..P.
+//
+// Data (common/paged_attention_data.h) as PagedAttention's, and: histories before most
+// chunks (L > n), so a mask counted from the chunk's start shows; chunks starting and ending
+// inside blocks and at block boundaries; unequal query counts packed in one batch (1, 17, 7,
+// 16), so a sequence's queries located by s·n or by its length show; sequences of one query
+// (decode through prefill); a chunk of 200 queries over 400 keys (the tiles of a kernel).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/op_cases.h"
+#include "common/paged_attention_data.h"
+
+namespace infinicts::op_cases {
+namespace {
+
+struct PagedAttentionPrefillOp {
+  using Problem = PagedAttentionProblem;
+  using BadDescriptor = BadDescriptorOf<Problem>;
+  static constexpr const char *kSubject = "paged_attention_prefill";
+
+  static std::vector<TensorSpec> Specs(const Problem &p) { return PagedAttentionSpecs(p); }
+
+  static OpCalls Calls(const Problem &p) {
+    return OperatorCalls<api::PagedAttentionPrefill>(std::make_tuple(static_cast<float>(p.scale)));
+  }
+
+  static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) { FillPagedAttention(p, t, rng); }
+
+  static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
+    return PagedAttentionExpected(p, t);
+  }
+
+  static double Flops(const Problem &p) { return PagedAttentionFlops(p); }
+
+  static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16}; }
+
+  static Problem Make(infiniDtype_t dtype, infiniDtype_t index_dtype, std::string scenario, std::vector<int64_t> keys,
+                      std::vector<int64_t> queries, size_t heads, size_t kv_heads, size_t head_size,
+                      size_t block_size, double scale, AlibiUse alibi = AlibiUse::kNone) {
+    Problem p;
+    p.prefill = true;
+    p.dtype = dtype;
+    p.index_dtype = index_dtype;
+    p.scenario = std::move(scenario);
+    p.keys = std::move(keys);
+    p.queries = std::move(queries);
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.head_size = head_size;
+    p.value_size = head_size;
+    p.block_size = block_size;
+    p.scale = scale;
+    p.alibi = alibi;
+    return p;
+  }
+
+  // A first chunk of 5 queries (no history) and a chunk of 3 after 17 cached keys.
+  static Problem Default(infiniDtype_t dtype, AlibiUse alibi = AlibiUse::kNone) {
+    return Make(dtype, INFINI_DTYPE_I64, "default", {5, 20}, {5, 3}, 4, 2, 64, 16, 0.2, alibi);
+  }
+
+  static std::vector<Problem> ConformanceProblems() { return {Default(INFINI_DTYPE_F16), Default(INFINI_DTYPE_BF16)}; }
+
+  static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
+
+  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
+    // One query alone; a first chunk of block_size + 1; 7 queries after 33 keys (from inside
+    // a third block); 16 after a whole block (the chunk fills the second block exactly).
+    const std::vector<int64_t> keys = {1, 17, 40, 32}, queries = {1, 17, 7, 16};
+    Problem large = Make(dtype, INFINI_DTYPE_I64, "large_logits", {40, 64}, {8, 3}, 4, 2, 128, 16, 4.0);
+    large.q_min = 1.0;
+    large.q_max = 2.0;
+    Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, {4, 33}, 4, 1, 576, 16, 0.07);
+    mla.value_size = 512;
+    return {
+        Make(dtype, INFINI_DTYPE_I32, "packed_chunks", keys, queries, 8, 2, 64, 16, 0.2),
+        Make(dtype, INFINI_DTYPE_I64, "packed_alibi", keys, queries, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
+        Make(dtype, INFINI_DTYPE_U32, "one_query_each", {43, 16, 1}, {1, 1, 1}, 4, 2, 64, 16, 0.2),
+        // 29 queries from slot 13 of the first block to slot 9 of the third.
+        Make(dtype, INFINI_DTYPE_I64, "chunk_inside_blocks", {42}, {29}, 4, 4, 128, 16, 0.15),
+        Make(dtype, INFINI_DTYPE_I32, "mqa_alibi", {50, 20}, {10, 20}, 8, 1, 64, 8, 0.25, AlibiUse::kSlopes),
+        large,
+        Make(dtype, INFINI_DTYPE_I64, "long_chunk", {400}, {200}, 4, 1, 64, 16, 0.2),
+        mla,
+        Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, {3, 5}, 4, 2, 64, 16, 0.2,
+             AlibiUse::kNoneJunkPointer),
+    };
+  }
+
+  static std::vector<Problem> AccuracyProblems() {
+    struct Layouts {
+      QueryLayout q, out;
+      CacheLayout pool;
+    };
+    const Layouts layout_sets[] = {{QueryLayout::kQkvSlice, QueryLayout::kContiguous, CacheLayout::kPositionMajor},
+                                   {QueryLayout::kPadded, QueryLayout::kPadded, CacheLayout::kSpareRows},
+                                   {QueryLayout::kFlipped, QueryLayout::kFlipped, CacheLayout::kPadded},
+                                   {QueryLayout::kView, QueryLayout::kView, CacheLayout::kView},
+                                   {QueryLayout::kOffset, QueryLayout::kOffset, CacheLayout::kContiguous}};
+    std::vector<Problem> problems;
+    for (infiniDtype_t dtype : AdmittedDtypes()) {
+      const std::vector<Problem> scenarios = Scenarios(dtype);
+      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
+      for (const Layouts &l : layout_sets) {
+        Problem p = scenarios[1];  // packed_alibi
+        p.q_layout = l.q;
+        p.out_layout = l.out;
+        p.pool_layout = l.pool;
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+
+  static std::vector<BadDescriptor> BadDescriptors() {
+    using Specs = std::vector<TensorSpec>;
+    std::vector<BadDescriptor> list;
+    // Default: out and q [8, 4, 64], pools [6, 2, 16, 64], block_tables [2, 3], seq_lens [2],
+    // cum_seq_lens_q [3].
+    const Problem plain = Default(INFINI_DTYPE_F16), with_alibi = Default(INFINI_DTYPE_F16, AlibiUse::kSlopes);
+    const size_t blocks = AssignBlocks(plain).num_blocks;
+    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
+                   const Problem &problem, infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+      BadDescriptor d;
+      d.name = std::move(name);
+      d.problem = problem;
+      d.mutate = std::move(mutate);
+      d.expected = expected;
+      d.second_fault = second_fault;
+      list.push_back(d);
+    };
+    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    const infiniStatus_t kDtype = INFINI_STATUS_BAD_TENSOR_DTYPE, kShape = INFINI_STATUS_BAD_TENSOR_SHAPE;
+    bad("all_f32", kDtype, [](Specs &s) { for (auto &t : s) t.dtype = INFINI_DTYPE_F32; }, plain);
+    bad("v_cache_bf16_among_f16", kDtype, [](Specs &s) { s[3].dtype = INFINI_DTYPE_BF16; }, plain);
+    bad("out_bf16_among_f16", kDtype, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; }, plain);
+    bad("block_tables_f16", kDtype, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; }, plain);
+    bad("seq_lens_u32_among_i64", kDtype, [](Specs &s) { s[5].dtype = INFINI_DTYPE_U32; }, plain);
+    bad("cum_seq_lens_q_i32_among_i64", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I32; }, plain);
+    bad("indices_u64", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = s[6].dtype = INFINI_DTYPE_U64; }, plain);
+    bad("alibi_f16", kDtype, [](Specs &s) { s[7].dtype = INFINI_DTYPE_F16; }, with_alibi);
+    bad("q_2d", kShape, [&](Specs &s) { reshape(s[1], {8, 256}); }, plain);
+    bad("k_cache_3d", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 1024}); }, plain);
+    bad("k_cache_head_size_128", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 16, 128}); }, plain);
+    bad("v_cache_one_block_more", kShape, [&](Specs &s) { reshape(s[3], {blocks + 1, 2, 16, 64}); }, plain);
+    bad("v_cache_block_size_8", kShape, [&](Specs &s) { reshape(s[3], {blocks, 2, 8, 64}); }, plain);
+    bad("out_9_rows", kShape, [&](Specs &s) { reshape(s[0], {9, 4, 64}); }, plain);
+    bad("out_value_size_128", kShape, [&](Specs &s) { reshape(s[0], {8, 4, 128}); }, plain);
+    bad("block_tables_1d", kShape, [&](Specs &s) { reshape(s[4], {6}); }, plain);
+    bad("block_tables_3_rows", kShape, [&](Specs &s) { reshape(s[4], {3, 3}); }, plain);
+    bad("cum_seq_lens_q_2d", kShape, [&](Specs &s) { reshape(s[6], {3, 1}); }, plain);
+    bad("heads_6_over_4_kv_heads", kShape, [&](Specs &s) {
+      reshape(s[0], {8, 6, 64});
+      reshape(s[1], {8, 6, 64});
+      reshape(s[2], {blocks, 4, 16, 64});
+      reshape(s[3], {blocks, 4, 16, 64});
+    }, plain);
+    bad("value_size_32", kShape, [&](Specs &s) {
+      reshape(s[0], {8, 4, 32});
+      reshape(s[3], {blocks, 2, 16, 32});
+    }, plain);
+    bad("alibi_of_5", kShape, [&](Specs &s) { reshape(s[7], {5}); }, with_alibi);
+    bad("alibi_2d", kShape, [&](Specs &s) { reshape(s[7], {1, 4}); }, with_alibi);
+    bad("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+        [](Specs &s) { s[0].layout.strides = {0, 64, 1}; }, plain);
+    bad("dtype_before_shape", kDtype,
+        [&](Specs &s) {
+          s[3].dtype = INFINI_DTYPE_BF16;
+          reshape(s[0], {9, 4, 64});
+        },
+        plain, kShape);
+    bad("shape_before_strides", kShape,
+        [&](Specs &s) {
+          reshape(s[1], {9, 4, 64});
+          s[0].layout.strides = {0, 64, 1};
+        },
+        plain, INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return list;
+  }
+
+  static std::vector<AliasPair> InPlacePairs() { return {}; }
+
+  static OpClauses Clauses() {
+    return {{"OP-PAGEDATTENTIONPREFILL-3", "OP-PAGEDATTENTIONPREFILL-4", "OP-PAGEDATTENTIONPREFILL-5",
+             "OP-PAGEDATTENTIONPREFILL-6"},
+            {"OP-PAGEDATTENTIONPREFILL-1"},
+            {"OP-PAGEDATTENTIONPREFILL-2"},
+            {},
+            {}};
+  }
+};
+
+INFINICTS_OP_CASES(PagedAttentionPrefillOp);
+INFINICTS_OP_WORKSPACE_CASES(PagedAttentionPrefillOp);
+
+}  // namespace
+}  // namespace infinicts::op_cases
