@@ -177,10 +177,10 @@ struct AddRmsNormOp {
     bad("residual_out_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
     bad("a_f32_weight_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
     bad("a_f16_weight_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F64; }, half);
-    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {4}); });
-    bad("weight_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {1, 5}); });
-    bad("b_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {4, 6}); });
-    bad("residual_out_3x5", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 5}); });
+    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {4}); });
+    bad("weight_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {1, 5}); });
+    bad("b_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {4, 6}); });
+    bad("residual_out_3x5", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {3, 5}); });
     bad("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
     bad("residual_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[1].layout.strides = {0, 1}; });

@@ -251,20 +251,20 @@ struct AttentionOp {
     bad("q_f16_rest_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
     bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[5].dtype = INFINI_DTYPE_BF16; });
     bad("out_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 24}); });
-    bad("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 3, 8}); });
-    bad("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {2, 2, 8}); });
-    bad("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {2, 3, 4}); });
-    bad("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 24}); });
+    bad("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 3, 8}); });
+    bad("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {2, 2, 8}); });
+    bad("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {2, 3, 4}); });
+    bad("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[2], {3, 3, 8});
       reshape(s[3], {3, 3, 8});
       reshape(s[4], {3, 10, 8});
       reshape(s[5], {3, 10, 8});
     });
-    bad("k_cache_heads_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {1, 10, 8}); });
-    bad("v_cache_head_dim_16", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {2, 10, 16}); });
-    bad("k_cache_shorter_than_pos_plus_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2, 7, 8}); });
-    bad("pos_past_the_caches", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("k_cache_heads_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {1, 10, 8}); });
+    bad("v_cache_head_dim_16", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {2, 10, 16}); });
+    bad("k_cache_shorter_than_pos_plus_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2, 7, 8}); });
+    bad("pos_past_the_caches", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[4], {2, 10, 8});
       reshape(s[5], {2, 10, 8});
     }, past_too_long);
@@ -272,13 +272,13 @@ struct AttentionOp {
     bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[4].layout.strides = {80, 0, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[1].dtype = INFINI_DTYPE_F16;
           reshape(s[0], {4, 3, 8});
         },
         Default(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[2], {2, 2, 8});
           s[4].layout.strides = {80, 0, 1};
         },

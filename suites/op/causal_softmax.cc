@@ -125,24 +125,24 @@ struct CausalSoftmaxOp {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
     bad("y_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {6});
       reshape(s[1], {6});
     });
-    bad("total_below_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("total_below_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {2, 6, 4});
       reshape(s[1], {2, 6, 4});
     });
-    bad("y_2x4x7", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 4, 7}); });
+    bad("y_2x4x7", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 4, 7}); });
     bad("y_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 6, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[0].dtype = INFINI_DTYPE_F16;
           reshape(s[0], {2, 4, 7});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[1], {2, 4, 7});
           s[0].layout.strides = {0, 6, 1};
         },

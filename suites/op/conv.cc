@@ -232,18 +232,18 @@ struct ConvOp {
     });
     bad("w_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
     bad("b_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
-    bad("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 4, 3, 5}); });
-    bad("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 2, 3, 2}); });
-    bad("y_out_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 5, 3, 4}); });
-    bad("bias_length_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {5}); });
-    bad("x_missing_a_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {2, 3, 6}); });
-    bad("kernel_past_padded_input", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 3, 9, 2}); });
+    bad("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 4, 3, 5}); });
+    bad("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 2, 3, 2}); });
+    bad("y_out_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 5, 3, 4}); });
+    bad("bias_length_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {5}); });
+    bad("x_missing_a_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {2, 3, 6}); });
+    bad("kernel_past_padded_input", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 3, 9, 2}); });
     bad("y_channels_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[0].layout.strides = {48, 0, 4, 1}; });
     bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; }, stride_0,
         INFINI_STATUS_BAD_TENSOR_DTYPE);
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[2].dtype = INFINI_DTYPE_F16;
           reshape(s[3], {5});
         },

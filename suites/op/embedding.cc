@@ -146,19 +146,19 @@ struct EmbeddingOp {
       s[2].dtype = INFINI_DTYPE_I32;
     });
     bad("output_f16_weight_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("weight_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {66}); });
-    bad("output_dim_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {3, 4, 7}); });
-    bad("output_without_index_dims", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {12, 6}); });
+    bad("weight_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {66}); });
+    bad("output_dim_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {3, 4, 7}); });
+    bad("output_without_index_dims", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {12, 6}); });
     bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[1].dtype = INFINI_DTYPE_F32;
           reshape(s[0], {3, 4, 7});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[2], {66});
           s[0].layout.strides = {24, 0, 1};
         },

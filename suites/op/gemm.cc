@@ -212,18 +212,18 @@ struct GemmOp {
             }),
         bad("a_f16_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[1].dtype = INFINI_DTYPE_F16; }),
         bad("b_f64_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[2].dtype = INFINI_DTYPE_F64; }),
-        bad("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[2], {8, 6}); }),
-        bad("m_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[0], {4, 6}); }),
-        bad("n_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[2], {7, 5}); }),
-        bad("a_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](auto &s) { shape(s[1], {35}); }),
+        bad("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[2], {8, 6}); }),
+        bad("m_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[0], {4, 6}); }),
+        bad("n_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[2], {7, 5}); }),
+        bad("a_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[1], {35}); }),
         bad("all_4d", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [&](auto &s) {
+            [=](auto &s) {
               shape(s[0], {1, 1, 5, 6});
               shape(s[1], {1, 1, 5, 7});
               shape(s[2], {1, 1, 7, 6});
             }),
         bad("batch_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [&](auto &s) {
+            [=](auto &s) {
               shape(s[0], {4, 5, 6});
               shape(s[1], {3, 5, 7});
               shape(s[2], {4, 7, 6});
@@ -236,19 +236,19 @@ struct GemmOp {
         bad("a_leading_dim_too_small", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](auto &s) { s[1].layout.strides = {1, 3}; }),
         bad("c_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [&](auto &s) {
+            [=](auto &s) {
               s[0].layout = Layout{{2, 5, 6}, {0, 6, 1}, 0};
               shape(s[1], {2, 5, 7});
               shape(s[2], {2, 7, 6});
             }),
         bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-            [&](auto &s) {
+            [=](auto &s) {
               s[1].dtype = INFINI_DTYPE_I32;
               shape(s[2], {8, 6});
             },
             INFINI_STATUS_BAD_TENSOR_SHAPE),
         bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [&](auto &s) {
+            [=](auto &s) {
               shape(s[2], {8, 6});
               s[0].layout.strides = {12, 2};
             },

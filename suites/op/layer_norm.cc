@@ -171,20 +171,20 @@ struct LayerNormOp {
     bad("weight_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
     bad("std_deviation_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
         [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; });
-    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {4}); });
-    bad("bias_length_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {6}); });
-    bad("std_deviation_full_shape", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 5}); });
-    bad("standardization_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 6}); });
+    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {4}); });
+    bad("bias_length_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {6}); });
+    bad("std_deviation_full_shape", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 5}); });
+    bad("standardization_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 6}); });
     bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
     bad("std_deviation_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[2].layout.strides = {0}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[4].dtype = INFINI_DTYPE_F16;
           reshape(s[5], {6});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[5], {6});
           s[0].layout.strides = {0, 1};
         },

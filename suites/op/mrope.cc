@@ -257,38 +257,38 @@ struct MRoPEOp {
     bad("k_out_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
     bad("positions_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; });
     bad("positions_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I16; });
-    bad("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {5, 2, 16});
       reshape(s[2], {5, 2, 16});
     });
-    bad("q_width_not_whole_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("q_width_not_whole_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {5, 24});
       reshape(s[2], {5, 24});
     });
-    bad("q_out_one_head", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 16}); });
-    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("q_out_one_head", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {5, 16}); });
+    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[1], {4, 16});
       reshape(s[3], {4, 16});
     });
-    bad("table_width_rotary_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("table_width_rotary_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[4], {29, 12});
       reshape(s[5], {29, 12});
     });
-    bad("sin_rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[5], {30, 6}); });
-    bad("positions_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {2, 5}); });
-    bad("positions_tokens_by_3", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {5, 3}); });
-    bad("positions_of_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[6], {6}); });
+    bad("sin_rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {30, 6}); });
+    bad("positions_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {2, 5}); });
+    bad("positions_tokens_by_3", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {5, 3}); });
+    bad("positions_of_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {6}); });
     bad("q_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
     bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; },
         with([](Problem &p) { p.rotary_dim = 13; }), INFINI_STATUS_BAD_TENSOR_DTYPE);
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[4].dtype = INFINI_DTYPE_F16;
           reshape(s[6], {6});
         },
         Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[6], {6});
           s[0].layout.strides = {0, 1};
         },

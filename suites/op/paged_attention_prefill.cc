@@ -144,38 +144,38 @@ struct PagedAttentionPrefillOp {
     bad("cum_seq_lens_q_i32_among_i64", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I32; }, plain);
     bad("indices_u64", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = s[6].dtype = INFINI_DTYPE_U64; }, plain);
     bad("alibi_f16", kDtype, [](Specs &s) { s[7].dtype = INFINI_DTYPE_F16; }, with_alibi);
-    bad("q_2d", kShape, [&](Specs &s) { reshape(s[1], {8, 256}); }, plain);
-    bad("k_cache_3d", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 1024}); }, plain);
-    bad("k_cache_head_size_128", kShape, [&](Specs &s) { reshape(s[2], {blocks, 2, 16, 128}); }, plain);
-    bad("v_cache_one_block_more", kShape, [&](Specs &s) { reshape(s[3], {blocks + 1, 2, 16, 64}); }, plain);
-    bad("v_cache_block_size_8", kShape, [&](Specs &s) { reshape(s[3], {blocks, 2, 8, 64}); }, plain);
-    bad("out_9_rows", kShape, [&](Specs &s) { reshape(s[0], {9, 4, 64}); }, plain);
-    bad("out_value_size_128", kShape, [&](Specs &s) { reshape(s[0], {8, 4, 128}); }, plain);
-    bad("block_tables_1d", kShape, [&](Specs &s) { reshape(s[4], {6}); }, plain);
-    bad("block_tables_3_rows", kShape, [&](Specs &s) { reshape(s[4], {3, 3}); }, plain);
-    bad("cum_seq_lens_q_2d", kShape, [&](Specs &s) { reshape(s[6], {3, 1}); }, plain);
-    bad("heads_6_over_4_kv_heads", kShape, [&](Specs &s) {
+    bad("q_2d", kShape, [=](Specs &s) { reshape(s[1], {8, 256}); }, plain);
+    bad("k_cache_3d", kShape, [=](Specs &s) { reshape(s[2], {blocks, 2, 1024}); }, plain);
+    bad("k_cache_head_size_128", kShape, [=](Specs &s) { reshape(s[2], {blocks, 2, 16, 128}); }, plain);
+    bad("v_cache_one_block_more", kShape, [=](Specs &s) { reshape(s[3], {blocks + 1, 2, 16, 64}); }, plain);
+    bad("v_cache_block_size_8", kShape, [=](Specs &s) { reshape(s[3], {blocks, 2, 8, 64}); }, plain);
+    bad("out_9_rows", kShape, [=](Specs &s) { reshape(s[0], {9, 4, 64}); }, plain);
+    bad("out_value_size_128", kShape, [=](Specs &s) { reshape(s[0], {8, 4, 128}); }, plain);
+    bad("block_tables_1d", kShape, [=](Specs &s) { reshape(s[4], {6}); }, plain);
+    bad("block_tables_3_rows", kShape, [=](Specs &s) { reshape(s[4], {3, 3}); }, plain);
+    bad("cum_seq_lens_q_2d", kShape, [=](Specs &s) { reshape(s[6], {3, 1}); }, plain);
+    bad("heads_6_over_4_kv_heads", kShape, [=](Specs &s) {
       reshape(s[0], {8, 6, 64});
       reshape(s[1], {8, 6, 64});
       reshape(s[2], {blocks, 4, 16, 64});
       reshape(s[3], {blocks, 4, 16, 64});
     }, plain);
-    bad("value_size_32", kShape, [&](Specs &s) {
+    bad("value_size_32", kShape, [=](Specs &s) {
       reshape(s[0], {8, 4, 32});
       reshape(s[3], {blocks, 2, 16, 32});
     }, plain);
-    bad("alibi_of_5", kShape, [&](Specs &s) { reshape(s[7], {5}); }, with_alibi);
-    bad("alibi_2d", kShape, [&](Specs &s) { reshape(s[7], {1, 4}); }, with_alibi);
+    bad("alibi_of_5", kShape, [=](Specs &s) { reshape(s[7], {5}); }, with_alibi);
+    bad("alibi_2d", kShape, [=](Specs &s) { reshape(s[7], {1, 4}); }, with_alibi);
     bad("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[0].layout.strides = {0, 64, 1}; }, plain);
     bad("dtype_before_shape", kDtype,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[3].dtype = INFINI_DTYPE_BF16;
           reshape(s[0], {9, 4, 64});
         },
         plain, kShape);
     bad("shape_before_strides", kShape,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[1], {9, 4, 64});
           s[0].layout.strides = {0, 64, 1};
         },

@@ -233,29 +233,29 @@ struct PagedCachingOp {
     bad("slot_mapping_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
     bad("v_f16_pools_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
     bad("k_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
-    bad("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {3, 16}); });
-    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 2, 32}); });
-    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4, 2, 8}); });
-    bad("v_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {3, 3, 8}); });
-    bad("k_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 2, 4, 4}); });
-    bad("v_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 2, 4, 4}); });
-    bad("v_cache_block_size_8", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 2, 8, 8}); });
-    bad("v_cache_5_blocks", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {5, 2, 4, 8}); });
-    bad("k_cache_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 3, 4, 8}); });
-    bad("slot_mapping_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {2}); });
-    bad("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {3, 1}); });
+    bad("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {3, 16}); });
+    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 2, 32}); });
+    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 2, 8}); });
+    bad("v_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {3, 3, 8}); });
+    bad("k_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 2, 4, 4}); });
+    bad("v_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 2, 4, 4}); });
+    bad("v_cache_block_size_8", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 2, 8, 8}); });
+    bad("v_cache_5_blocks", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {5, 2, 4, 8}); });
+    bad("k_cache_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 3, 4, 8}); });
+    bad("slot_mapping_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2}); });
+    bad("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {3, 1}); });
     bad("k_cache_slots_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[0].layout.strides = {64, 32, 0, 1}; });
     bad("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
         [](Specs &s) { s[1].layout.strides = {64, 8, 8, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[3].dtype = INFINI_DTYPE_F16;
           reshape(s[4], {2});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[4], {2});
           s[0].layout.strides = {64, 32, 0, 1};
         },

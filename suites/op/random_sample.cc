@@ -214,17 +214,17 @@ struct RandomSampleOp {
     bad("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
     bad("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
     bad("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
-    bad("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1}); });
-    bad("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {10, 100}); });
-    bad("probs_empty", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {0}); });
+    bad("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1}); });
+    bad("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {10, 100}); });
+    bad("probs_empty", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {0}); });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[1].dtype = INFINI_DTYPE_I32;
           reshape(s[0], {1});
         },
         INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_result_range", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[0].dtype = INFINI_DTYPE_I8;
           reshape(s[1], {10, 100});
         },

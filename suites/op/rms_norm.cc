@@ -154,23 +154,23 @@ struct RmsNormOp {
     bad("y_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
     bad("x_f32_w_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
     bad("x_f16_w_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; }, half);
-    bad("w_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4}); });
-    bad("w_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {1, 5}); });
-    bad("y_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 6}); });
-    bad("x_scalar", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("w_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4}); });
+    bad("w_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {1, 5}); });
+    bad("y_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 6}); });
+    bad("x_scalar", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {});
       reshape(s[1], {});
       reshape(s[2], {1});
     });
     bad("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[2].dtype = INFINI_DTYPE_F16;
           reshape(s[2], {4});
         },
         Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}), INFINI_STATUS_BAD_TENSOR_SHAPE);
     bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           reshape(s[2], {4});
           s[0].layout.strides = {0, 1};
         },

@@ -227,27 +227,27 @@ struct RopeOp {
     bad("pos_ids_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
     bad("sin_table_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
     bad("y_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
-    bad("dhead_odd", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("dhead_odd", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {5, 3, 7});
       reshape(s[1], {5, 3, 7});
       reshape(s[3], {11, 3});
       reshape(s[4], {11, 3});
     });
-    bad("table_width_not_half_dhead", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("table_width_not_half_dhead", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[3], {11, 3});
       reshape(s[4], {11, 3});
     });
-    bad("sin_cos_tables_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[4], {12, 4}); });
-    bad("pos_ids_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {4}); });
-    bad("x_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("sin_cos_tables_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {12, 4}); });
+    bad("pos_ids_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4}); });
+    bad("x_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[0], {15, 8});
       reshape(s[1], {15, 8});
     });
-    bad("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {5, 3, 10}); });
+    bad("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {5, 3, 10}); });
     bad("y_heads_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
     bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; }, algo_2, INFINI_STATUS_BAD_TENSOR_DTYPE);
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[2].dtype = INFINI_DTYPE_F32;
           reshape(s[2], {4});
         },

@@ -120,12 +120,12 @@ struct SelectLastTokenHiddenOp {
     });
     bad("output_f16_hidden_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
     bad("input_offsets_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
-    bad("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {2, 3, 8}); });
-    bad("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1, 4, 8}); });
-    bad("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {1, 3, 7}); });
-    bad("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {6, 8}); });
-    bad("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {1, 4}); });
-    bad("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 3, 8}); });
+    bad("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1, 4, 8}); });
+    bad("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1, 3, 7}); });
+    bad("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {6, 8}); });
+    bad("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {1, 4}); });
+    bad("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[2], {1});
       reshape(s[0], {1, 0, 8});
     });

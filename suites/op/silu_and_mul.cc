@@ -145,9 +145,9 @@ struct SiluAndMulOp {
     });
     bad("output_f16_input_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
     // The input's last dim must be twice the output's: not equal to it, not one more.
-    bad("input_last_dim_d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 5}); });
-    bad("input_last_dim_2d_plus_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 11}); });
-    bad("rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {3, 10}); });
+    bad("input_last_dim_d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 5}); });
+    bad("input_last_dim_2d_plus_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 11}); });
+    bad("rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {3, 10}); });
     bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
     return list;
   }

@@ -154,15 +154,15 @@ struct TopkrouterOp {
         INFINI_DTYPE_F16);
     bad("x_f64_bias_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; },
         INFINI_DTYPE_F64);
-    bad("x_128_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) {
+    bad("x_128_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
       reshape(s[2], {5, 128});
       reshape(s[3], {128});
     });
-    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[2], {kRoutedExperts}); });
-    bad("bias_length_128", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {128}); });
-    bad("bias_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[3], {1, kRoutedExperts}); });
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {kRoutedExperts}); });
+    bad("bias_length_128", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {128}); });
+    bad("bias_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {1, kRoutedExperts}); });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[3].dtype = INFINI_DTYPE_F16;
           reshape(s[3], {128});
         },

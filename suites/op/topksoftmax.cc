@@ -149,11 +149,11 @@ struct TopksoftmaxOp {
     // x is the create call's only tensor (specs[2]).
     auto reshape_x = [](Specs &s, Shape shape) { s[2].layout = ContiguousLayout(shape); };
     bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_I32; });
-    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {64}); });
-    bad("x_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {1, 5, 64}); });
-    bad("x_no_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape_x(s, {5, 0}); });
+    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {64}); });
+    bad("x_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {1, 5, 64}); });
+    bad("x_no_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {5, 0}); });
     bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [&](Specs &s) {
+        [=](Specs &s) {
           s[2].dtype = INFINI_DTYPE_I32;
           reshape_x(s, {64});
         },
