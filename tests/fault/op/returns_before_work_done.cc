@@ -4,8 +4,9 @@
 // real synchronize returned. Work enqueued behind the operator (the copy of its output back)
 // therefore runs before it. Calls the target refuses on sight (a NULL descriptor or data
 // pointer, a workspace smaller than the descriptor asked for) still go to the target at
-// once, so that only the timing changes (the bias of LayerNorm and Conv, their last data
-// pointer, may be NULL when the descriptor was made without one); a descriptor destroyed
+// once, so that only the timing changes (an optional last tensor, LayerNorm's and Conv's bias
+// or the paged attentions' alibi_slopes, may be NULL when the descriptor was made without
+// one); a descriptor destroyed
 // while its work is pending is destroyed after that work.
 #include <dlfcn.h>
 
@@ -38,7 +39,7 @@ struct PendingCall {
 std::mutex pending_mutex;  // guards the three below
 std::vector<PendingCall> pending;
 std::unordered_map<const InfiniopDescriptor *, size_t> workspace_sizes;  // as the target answered
-std::unordered_set<const InfiniopDescriptor *> made_without_bias;        // LayerNorm and Conv
+std::unordered_set<const InfiniopDescriptor *> made_without_bias;        // without the optional last tensor
 
 void Defer(std::function<void()> run, bool waits, void *stream) {
   PendingCall call{std::move(run), waits, stream};
@@ -124,33 +125,33 @@ struct Deferred<Member, kOptionalLastData> {
   }
 };
 
-void RememberBias(infiniStatus_t status, const InfiniopDescriptor *desc, infiniopTensorDescriptor_t bias) {
-  if (status != INFINI_STATUS_SUCCESS || bias != nullptr) return;
-  std::lock_guard<std::mutex> lock(pending_mutex);
-  made_without_bias.insert(desc);
-}
+// For the create call of an operator whose last data pointer may be NULL: remembers the
+// descriptors made without that tensor, the create's last tensor-descriptor parameter
+// (LayerNorm's and Conv's bias, the paged attentions' alibi_slopes).
+template <auto Member>
+struct CreateRememberingAbsentLast;
 
-infiniStatus_t CreateLayerNormRememberingBias(infiniopHandle_t handle, infiniopLayerNormDescriptor_t *desc_ptr,
-                                              infiniopTensorDescriptor_t output,
-                                              infiniopTensorDescriptor_t standardization,
-                                              infiniopTensorDescriptor_t std_deviation,
-                                              infiniopTensorDescriptor_t input, infiniopTensorDescriptor_t weight,
-                                              infiniopTensorDescriptor_t bias, float eps) {
-  const infiniStatus_t status = TargetOp().infiniopCreateLayerNormDescriptor(handle, desc_ptr, output, standardization,
-                                                                             std_deviation, input, weight, bias, eps);
-  RememberBias(status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, bias);
-  return status;
-}
+template <class DescPtr, class... Args, infiniStatus_t (*OpTable::*Member)(infiniopHandle_t, DescPtr, Args...)>
+struct CreateRememberingAbsentLast<Member> {
+  template <class T>
+  static void TakeIfTensor(const T &value, infiniopTensorDescriptor_t &last) {
+    if constexpr (std::is_same_v<T, infiniopTensorDescriptor_t>) last = value;
+  }
 
-infiniStatus_t CreateConvRememberingBias(infiniopHandle_t handle, infiniopConvDescriptor_t *desc_ptr,
-                                         infiniopTensorDescriptor_t y, infiniopTensorDescriptor_t x,
-                                         infiniopTensorDescriptor_t w, infiniopTensorDescriptor_t bias, void *pads,
-                                         void *strides, void *dilations, size_t n) {
-  const infiniStatus_t status =
-      TargetOp().infiniopCreateConvDescriptor(handle, desc_ptr, y, x, w, bias, pads, strides, dilations, n);
-  RememberBias(status, status == INFINI_STATUS_SUCCESS ? *desc_ptr : nullptr, bias);
-  return status;
-}
+  static infiniStatus_t Call(infiniopHandle_t handle, DescPtr desc_ptr, Args... args) {
+    const infiniStatus_t status = (TargetOp().*Member)(handle, desc_ptr, args...);
+    if (status != INFINI_STATUS_SUCCESS || desc_ptr == nullptr) return status;
+    infiniopTensorDescriptor_t last = nullptr;
+    (TakeIfTensor(args, last), ...);
+    std::lock_guard<std::mutex> lock(pending_mutex);
+    if (last == nullptr) {
+      made_without_bias.insert(*desc_ptr);
+    } else {
+      made_without_bias.erase(*desc_ptr);
+    }
+    return status;
+  }
+};
 
 // For one GetXWorkspaceSize: remembers the answer (to tell a too-small workspace).
 template <auto Member>
@@ -212,10 +213,14 @@ void RegisterWithRuntimeWrapper() {
 
 void InstallReturnsBeforeWorkDone(OpTable &calls) {
   RegisterWithRuntimeWrapper();
+#define REMEMBER_ABSENT_LAST_true(Op) \
+  calls.infiniopCreate##Op##Descriptor = &CreateRememberingAbsentLast<&OpTable::infiniopCreate##Op##Descriptor>::Call;
+#define REMEMBER_ABSENT_LAST_false(Op)
 #define WITH_WORKSPACE(Op, optional_last_data)                                                                     \
   calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, optional_last_data>::Call;                                \
   calls.infiniopGet##Op##WorkspaceSize = &RememberedWorkspaceSize<&OpTable::infiniopGet##Op##WorkspaceSize>::Call; \
-  calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
+  calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;      \
+  REMEMBER_ABSENT_LAST_##optional_last_data(Op)
 #define WITHOUT_WORKSPACE(Op)                                   \
   calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op>::Call; \
   calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
@@ -230,8 +235,8 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
 #undef INFINICTS_DEFER_WORKSPACE
 #undef WITH_WORKSPACE
 #undef WITHOUT_WORKSPACE
-  calls.infiniopCreateLayerNormDescriptor = &CreateLayerNormRememberingBias;
-  calls.infiniopCreateConvDescriptor = &CreateConvRememberingBias;
+#undef REMEMBER_ABSENT_LAST_false
+#undef REMEMBER_ABSENT_LAST_true
 }
 
 }  // namespace infinicts::fault
