@@ -121,6 +121,15 @@ struct RandomSampleResult {
 };
 RandomSampleResult RandomSample(const HostTensor &scores, float random_val, float topp, int topk, float temperature);
 
+// RandomSampleBatch: RandomSample's rule on each row of [batch, n] scores, row i under
+// rows[i]'s parameters (random_sample_batch.cc).
+struct SamplingParameters {
+  float random_val, topp;
+  int topk;
+  float temperature;
+};
+std::vector<RandomSampleResult> RandomSampleBatch(const HostTensor &scores, const std::vector<SamplingParameters> &rows);
+
 // The MoE routers' outputs: F64 [tokens, topk] each, row r's selected experts in rank order.
 struct TopkRoutingResult {
   HostTensor values;

@@ -3,7 +3,7 @@
 //
 // Data: scores whose top values are distinct steps of a fixed gap at random indices above
 // a lower tail, so the sorted order is unambiguous; the draw is repeated (from the case's
-// seed) until the oracle's threshold lies at least kMinMargin of the distribution away from
+// seed) until the oracle's threshold lies at least kMinSamplingMargin of the distribution away from
 // the chosen index's boundaries, and the answer is not index 0 (an untouched zero would pass).
 // Every argmax trigger (random_val, topp or temperature 0, topk 1) runs next to real draws.
 // Vocabularies straddling the kernels' block sizes (common/row_lengths.h) put the largest
@@ -15,14 +15,13 @@
 #include "common/flop_counts.h"
 #include "common/op_cases.h"
 #include "common/row_lengths.h"
+#include "common/sampling_data.h"
 #include "oracle/oracles.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
 namespace {
 
-// A backend computing the cumulative sums in F32 lands within ~1e-6 of the threshold.
-constexpr double kMinMargin = 1e-3;
 constexpr int kMaxDraws = 200;
 constexpr double kHeavyTailGap = 1.0 / 16;
 
@@ -37,17 +36,6 @@ void MoveLargestToEnd(HostTensor &scores) {
   scores.SetAt(largest, scores.GetAt(n - 1));
   scores.SetAt(n - 1, top);
 }
-
-double IntegerMax(infiniDtype_t dtype) {
-  const int bits = 8 * static_cast<int>(DtypeSize(dtype)) - (IsSignedInt(dtype) ? 1 : 0);
-  return std::ldexp(1.0, bits) - 1.0;
-}
-
-struct Sampling {
-  float random_val, topp;
-  int topk;
-  float temperature;
-};
 
 struct RandomSampleProblem : Param<RandomSampleProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;  // probs
@@ -110,10 +98,10 @@ struct RandomSampleOp {
       }
       if (p.top_last) MoveLargestToEnd(t[1]);
       const oracle::RandomSampleResult expected = Oracle(p, t[1]);
-      if (expected.index != 0 && expected.margin >= kMinMargin) return;
+      if (expected.index != 0 && expected.margin >= kMinSamplingMargin) return;
     }
     throw std::logic_error("no draw of scores gave a sample away from index 0 with margin " +
-                           std::to_string(kMinMargin));
+                           std::to_string(kMinSamplingMargin));
   }
 
   static oracle::RandomSampleResult Oracle(const Problem &p, const HostTensor &probs) {
@@ -156,10 +144,8 @@ struct RandomSampleOp {
   }
 
   static std::vector<Problem> AccuracyProblems() {
-    const Sampling draws[] = {{0.3f, 0.9f, 50, 1.0f},   {0.75f, 0.5f, 20, 0.7f}, {0.5f, 1.0f, 1000000, 1.5f},
-                              {0.9f, 0.95f, 5, 1.0f},    {0.1f, 0.2f, 10, 2.0f}};
-    const Sampling argmax[] = {{0.0f, 0.9f, 50, 1.0f}, {0.5f, 0.9f, 1, 1.0f}, {0.5f, 0.9f, 50, 0.0f},
-                               {0.5f, 0.0f, 50, 1.0f}};
+    const auto &draws = kSamplingDraws;
+    const auto &argmax = kArgmaxTriggers;
     const LayoutKind layouts[] = {LayoutKind::kContiguous, LayoutKind::kPadded, LayoutKind::kFlipped,
                                   LayoutKind::kOffset};
     // Every integer dtype takes its turn as the result, where it can hold n - 1.

@@ -74,3 +74,43 @@ TEST(RandomSampleOracle, HalfScoresAndBadArguments) {
 
 }  // namespace
 }  // namespace infinicts
+
+namespace infinicts {
+namespace {
+
+using testing_helpers::F32;
+
+// Two rows: row 0 is kScores' 1, 3, 2, 0; row 1 holds the same values in another order
+// (2, 0, 1, 3: indices 3, 0, 2, 1 in descending order), so each row's answer depends on its
+// own scores and parameters.
+TEST(RandomSampleBatchOracle, EachRowUnderItsOwnParameters) {
+  const HostTensor scores = F32({2, 4}, {1, 3, 2, 0, 2, 0, 1, 3});
+  const std::vector<oracle::RandomSampleResult> results =
+      oracle::RandomSampleBatch(scores, {{0.75f, 1.0f, 4, 1.0f}, {0.95f, 1.0f, 4, 1.0f}});
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].index, 2);  // limit 1.1648: the second rank of row 0, index 2
+  EXPECT_EQ(results[1].index, 2);  // limit 1.4754: the third rank of row 1, index 2
+  const std::vector<oracle::RandomSampleResult> swapped =
+      oracle::RandomSampleBatch(scores, {{0.95f, 1.0f, 4, 1.0f}, {0.75f, 1.0f, 4, 1.0f}});
+  EXPECT_EQ(swapped[0].index, 0);  // the third rank of row 0
+  EXPECT_EQ(swapped[1].index, 0);  // the second rank of row 1
+}
+
+TEST(RandomSampleBatchOracle, ArgmaxTriggersPerRow) {
+  const HostTensor scores = F32({2, 4}, {1, 3, 2, 0, 2, 0, 1, 3});
+  const std::vector<oracle::RandomSampleResult> results =
+      oracle::RandomSampleBatch(scores, {{0.99f, 1.0f, 1, 1.0f}, {0.99f, 1.0f, 4, 1.0f}});
+  EXPECT_EQ(results[0].index, 1);  // topk 1: the largest of row 0
+  EXPECT_TRUE(results[0].argmax);
+  EXPECT_EQ(results[1].index, 1);  // limit 1.5375: the last rank of row 1, index 1
+  EXPECT_FALSE(results[1].argmax);
+}
+
+TEST(RandomSampleBatchOracle, RefusesMismatchedParameters) {
+  EXPECT_THROW(oracle::RandomSampleBatch(F32({2, 4}, {1, 3, 2, 0, 2, 0, 1, 3}), {{0.5f, 1.0f, 4, 1.0f}}),
+               std::invalid_argument);
+  EXPECT_THROW(oracle::RandomSampleBatch(F32({4}, {1, 3, 2, 0}), {{0.5f, 1.0f, 4, 1.0f}}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace infinicts

@@ -1,11 +1,4 @@
-// RandomSample, InfiniCore's rule, in double. `probs` holds n logits; NaN ranks as -Inf.
-//  - random_val == 0, topp == 0, topk == 1 or temperature == 0: the index of the largest
-//    logit (the lowest such index on ties).
-//  - otherwise: rank the logits from largest to smallest (ties: lower index first);
-//    with max the largest, cum[i] = sum over ranks r <= i of exp((v_r - max) / temperature)
-//    (so cum[0] = 1), K = topk when 0 < topk <= n else n, total = cum over all n;
-//    limit = random_val * min(cum[K - 1], total * topp); the result is the index at
-//    the first rank i with limit <= cum[i] (the rank K - 1 when none: random_val > 1).
+// RandomSample: one draw by InfiniCore's rule (ops/sampling.h) from n logits.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +8,7 @@
 #include "core/api.h"
 #include "core/dtype.h"
 #include "infiniop.h"
+#include "ops/sampling.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/rows/rows_args.h"
 #include "cuda/rows/rows_ops.h"
@@ -32,21 +26,6 @@ struct RandomSamplePlan {
 #endif
 };
 
-struct Sample {
-  float random_val, topp, temperature;
-  int topk;
-};
-
-// The largest index a result dtype can hold.
-uint64_t LargestIndex(infiniDtype_t dtype) {
-  uint64_t largest = 0;
-  DispatchInteger(dtype, [&](auto tag) {
-    using I = typename decltype(tag)::type;
-    largest = static_cast<uint64_t>(std::numeric_limits<I>::max());
-  });
-  return largest;
-}
-
 infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, RandomSamplePlan *plan) {
   if (!IsIntegerDtype(result.dtype) || !IsFloatDtype(probs.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   if (result.ndim() != 0 || probs.ndim() != 1 || probs.shape[0] == 0) return INFINI_STATUS_BAD_TENSOR_SHAPE;
@@ -61,49 +40,12 @@ infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, R
   return INFINI_STATUS_SUCCESS;
 }
 
-size_t WorkspaceBytes(const RandomSamplePlan &plan) { return plan.n * (sizeof(double) + sizeof(size_t)); }
-
-double RankKey(double v) { return std::isnan(v) ? -INFINITY : v; }
-
-size_t Draw(const double *values, size_t *order, size_t n, const Sample &s) {
-  const auto ranks_before = [values](size_t a, size_t b) {
-    const double ka = RankKey(values[a]), kb = RankKey(values[b]);
-    return ka > kb || (ka == kb && a < b);
-  };
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  if (s.random_val == 0 || s.topp == 0 || s.topk == 1 || s.temperature == 0) {
-    return *std::min_element(order, order + n, ranks_before);
-  }
-  const size_t k = (s.topk > 0 && static_cast<size_t>(s.topk) <= n) ? static_cast<size_t>(s.topk) : n;
-  std::partial_sort(order, order + k, order + n, ranks_before);
-  const double max = RankKey(values[order[0]]);
-  const double temperature = s.temperature;
-  double total = 0;
-  for (size_t i = 0; i < n; ++i) total += std::exp((RankKey(values[i]) - max) / temperature);
-  double cum_k = 0;
-  for (size_t i = 0; i < k; ++i) cum_k += std::exp((RankKey(values[order[i]]) - max) / temperature);
-  const double limit = static_cast<double>(s.random_val) * std::min(cum_k, total * static_cast<double>(s.topp));
-  double cum = 0;
-  for (size_t i = 0; i < k; ++i) {
-    cum += std::exp((RankKey(values[order[i]]) - max) / temperature);
-    if (limit <= cum) return order[i];
-  }
-  return order[k - 1];
-}
+size_t WorkspaceBytes(const RandomSamplePlan &plan) { return SampleScratchBytes(plan.n); }
 
 void Run(const RandomSamplePlan &plan, void *result, const void *probs, const Sample &sample, void *workspace) {
   double *values = static_cast<double *>(AlignWorkspace(workspace));
   size_t *order = reinterpret_cast<size_t *>(values + plan.n);
-  DispatchFloat(plan.probs_dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T *p = static_cast<const T *>(probs);
-    for (size_t i = 0; i < plan.n; ++i) values[i] = LoadDouble(p[static_cast<ptrdiff_t>(i) * plan.probs_step]);
-  });
-  const size_t index = Draw(values, order, plan.n, sample);
-  DispatchInteger(plan.result_dtype, [&](auto tag) {
-    using I = typename decltype(tag)::type;
-    *static_cast<I *>(result) = static_cast<I>(index);
-  });
+  StoreIndex(plan.result_dtype, result, 0, DrawFromRow(plan.probs_dtype, probs, plan.probs_step, plan.n, values, order, sample));
 }
 
 class RandomSampleDescriptor final : public InfiniopDescriptor {
@@ -157,7 +99,10 @@ __INFINI_C infiniStatus_t infiniopCreateRandomSampleDescriptor(infiniopHandle_t 
                           });
 }
 
+// RandomSample's query and destroy serve RandomSampleBatch's descriptors too
+// (OP-RANDOMSAMPLEBATCH-3): InfiniCore declares neither for the batch form.
 __INFINI_C infiniStatus_t infiniopGetRandomSampleWorkspaceSize(infiniopRandomSampleDescriptor_t desc, size_t *size) {
+  if (desc != nullptr && desc->kind == OpKind::kRandomSampleBatch) return GetRandomSampleBatchWorkspaceSize(desc, size);
   return GetWorkspaceSize<RandomSampleDescriptor>(desc, size);
 }
 
@@ -171,5 +116,6 @@ __INFINI_C infiniStatus_t infiniopRandomSample(infiniopRandomSampleDescriptor_t 
 }
 
 __INFINI_C infiniStatus_t infiniopDestroyRandomSampleDescriptor(infiniopRandomSampleDescriptor_t desc) {
+  if (desc != nullptr && desc->kind == OpKind::kRandomSampleBatch) return DestroyRandomSampleBatchDescriptor(desc);
   return DestroyDescriptor<RandomSampleDescriptor>(desc);
 }

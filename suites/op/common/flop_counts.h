@@ -62,6 +62,7 @@ inline constexpr SubjectFlops kFlopsBySubject[] = {
     {"layer_norm", perf_flops::kLayerNorm}, {"softmax", perf_flops::kSoftmax},
     {"log_softmax", perf_flops::kSoftmax}, {"causal_softmax", perf_flops::kSoftmax},
     {"rope", perf_flops::kRope},       {"random_sample", perf_flops::kRandomSample},
+    {"random_sample_batch", perf_flops::kRandomSample},
     {"rearrange", perf_flops::kDataMovement}, {"embedding", perf_flops::kDataMovement},
     {"tanh", perf_flops::kTanh},       {"erf", perf_flops::kErf},
     {"softplus", perf_flops::kSoftplus}, {"softsign", perf_flops::kSoftsign},

@@ -27,11 +27,18 @@ namespace infinicts::op_cases {
 // One struct per operator row: api::<Name>, with its subject and its four (or three) calls
 // in the loaded backend's table.
 namespace api {
+// A WORKSPACE_OF(Owner) row's query and destroy are Owner's.
+#define INFINICTS_DROP_NAME(...)
 #define INFINICTS_HAS_WORKSPACE true
 #define INFINICTS_HAS_NO_WORKSPACE false
+#define INFINICTS_HAS_WORKSPACE_OF(Owner) true
 #define INFINICTS_WORKSPACE_QUERY_WORKSPACE(Name) \
   static auto WorkspaceSize() { return cts::op().infiniopGet##Name##WorkspaceSize; }
 #define INFINICTS_WORKSPACE_QUERY_NO_WORKSPACE(Name)
+#define INFINICTS_WORKSPACE_QUERY_WORKSPACE_OF(Owner) INFINICTS_WORKSPACE_QUERY_WORKSPACE(Owner) INFINICTS_DROP_NAME
+#define INFINICTS_DESTROY_OF_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
+#define INFINICTS_DESTROY_OF_NO_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
+#define INFINICTS_DESTROY_OF_WORKSPACE_OF(Owner) INFINICTS_DESTROY_OF_WORKSPACE(Owner) INFINICTS_DROP_NAME
 #define OPERATOR(Name, subject, shapes, workspace, ...)                       \
   struct Name {                                                               \
     static constexpr const char *kSubject = #subject;                         \
@@ -39,14 +46,20 @@ namespace api {
     static auto Create() { return cts::op().infiniopCreate##Name##Descriptor; } \
     INFINICTS_WORKSPACE_QUERY_##workspace(Name)                               \
     static auto Compute() { return cts::op().infiniop##Name; }                \
-    static auto Destroy() { return cts::op().infiniopDestroy##Name##Descriptor; } \
+    static auto Destroy() { return cts::op().INFINICTS_DESTROY_OF_##workspace(Name); } \
   };
 #include "infiniop/operators.def"
 #undef OPERATOR
+#undef INFINICTS_DESTROY_OF_WORKSPACE_OF
+#undef INFINICTS_DESTROY_OF_NO_WORKSPACE
+#undef INFINICTS_DESTROY_OF_WORKSPACE
+#undef INFINICTS_WORKSPACE_QUERY_WORKSPACE_OF
 #undef INFINICTS_WORKSPACE_QUERY_NO_WORKSPACE
 #undef INFINICTS_WORKSPACE_QUERY_WORKSPACE
+#undef INFINICTS_HAS_WORKSPACE_OF
 #undef INFINICTS_HAS_NO_WORKSPACE
 #undef INFINICTS_HAS_WORKSPACE
+#undef INFINICTS_DROP_NAME
 }  // namespace api
 
 // A create-time attribute passed as a pointer to an array (Conv's pads, strides and

@@ -91,6 +91,12 @@ const std::vector<OpFault> &OpFaults() {
        &InstallMRopeHwRowsSwapped},
       {"mrope_ignores_interleaved", "MRoPE uses the contiguous sections t, h, w whatever interleaved says",
        &InstallMRopeIgnoresInterleaved},
+      {"random_sample_batch_row_0_parameters",
+       "RandomSampleBatch draws every row under row 0's random_val, topp, topk and temperature",
+       &InstallRandomSampleBatchRow0Parameters},
+      {"random_sample_batch_reads_arrays_late",
+       "RandomSampleBatch reads its parameter arrays when the stream reaches the work, not at the call",
+       &InstallRandomSampleBatchReadsArraysLate},
   };
   return faults;
 }

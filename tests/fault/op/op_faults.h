@@ -52,5 +52,7 @@ void InstallAttentionGqaByModulo(OpTable &calls);
 void InstallAttentionUnscaledScores(OpTable &calls);
 void InstallMRopeHwRowsSwapped(OpTable &calls);
 void InstallMRopeIgnoresInterleaved(OpTable &calls);
+void InstallRandomSampleBatchRow0Parameters(OpTable &calls);
+void InstallRandomSampleBatchReadsArraysLate(OpTable &calls);
 
 }  // namespace infinicts::fault

@@ -225,14 +225,19 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
   calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op>::Call; \
   calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
   // Every operator of the table, its last data pointer allowed NULL where the table says so.
+#define COMPUTE_ONLY(Op, last_data_optional) calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, last_data_optional>::Call;
 #define INFINICTS_DEFER_WORKSPACE(Op, last_data_optional) WITH_WORKSPACE(Op, last_data_optional)
 #define INFINICTS_DEFER_NO_WORKSPACE(Op, last_data_optional) WITHOUT_WORKSPACE(Op)
+  // A WORKSPACE_OF(Owner) row's query and destroy are Owner's, wrapped with Owner's row.
+#define INFINICTS_DEFER_WORKSPACE_OF(Owner) COMPUTE_ONLY
 #define OPERATOR(Name, subject, shapes, workspace, last_data_optional, ...) \
   INFINICTS_DEFER_##workspace(Name, last_data_optional)
 #include "infiniop/operators.def"
 #undef OPERATOR
+#undef INFINICTS_DEFER_WORKSPACE_OF
 #undef INFINICTS_DEFER_NO_WORKSPACE
 #undef INFINICTS_DEFER_WORKSPACE
+#undef COMPUTE_ONLY
 #undef WITH_WORKSPACE
 #undef WITHOUT_WORKSPACE
 #undef REMEMBER_ABSENT_LAST_false

@@ -28,6 +28,7 @@ TargetRuntime Load() {
   Bind(library, "infinirtStreamSynchronize", runtime.StreamSynchronize);
   Bind(library, "infinirtGetDevice", runtime.GetDevice);
   Bind(library, "infinirtSetDevice", runtime.SetDevice);
+  runtime.StreamEnqueue = reinterpret_cast<decltype(runtime.StreamEnqueue)>(dlsym(library, "infinictsRefStreamEnqueue"));
   return runtime;
 }
 

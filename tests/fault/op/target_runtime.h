@@ -11,6 +11,9 @@ struct TargetRuntime {
   decltype(&::infinirtStreamSynchronize) StreamSynchronize = nullptr;
   decltype(&::infinirtGetDevice) GetDevice = nullptr;
   decltype(&::infinirtSetDevice) SetDevice = nullptr;
+  // The reference runtime's infinictsRefStreamEnqueue (host code in a stream's order); NULL
+  // for a target without it.
+  infiniStatus_t (*StreamEnqueue)(infinirtStream_t, void (*)(void *), void *) = nullptr;
 };
 
 // Loaded on first use: the libinfinirt.so the real libinfiniop.so was linked against (found

@@ -1,0 +1,118 @@
+// RandomSampleBatch: one draw by InfiniCore's rule (ops/sampling.h) per row of probs
+// [batch, n] into result [batch], row i under random_val[i], topp[i], topk[i] and
+// temperature[i]. The four arrays are host memory the caller may reuse once the call
+// returns, so they are copied at the call; the rows are drawn in parallel.
+#include <memory>
+#include <vector>
+
+#include "core/api.h"
+#include "core/dtype.h"
+#include "core/parallel.h"
+#include "infiniop.h"
+#include "ops/sampling.h"
+
+namespace infinicts::ref::op {
+namespace {
+
+struct RandomSampleBatchPlan {
+  infiniDtype_t result_dtype, probs_dtype;
+  size_t rows = 0, n = 0;
+  ptrdiff_t result_step = 1, row_step = 0, probs_step = 1;
+};
+
+infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, RandomSampleBatchPlan *plan) {
+  if (!IsIntegerDtype(result.dtype) || !IsFloatDtype(probs.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  if (result.ndim() != 1 || probs.ndim() != 2 || probs.shape[0] != result.shape[0] || probs.shape[0] == 0 ||
+      probs.shape[1] == 0) {
+    return INFINI_STATUS_BAD_TENSOR_SHAPE;
+  }
+  if (probs.shape[1] - 1 > LargestIndex(result.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  plan->result_dtype = result.dtype;
+  plan->probs_dtype = probs.dtype;
+  plan->rows = probs.shape[0];
+  plan->n = probs.shape[1];
+  plan->result_step = result.strides[0];
+  plan->row_step = probs.strides[0];
+  plan->probs_step = probs.strides[1];
+  return INFINI_STATUS_SUCCESS;
+}
+
+void Run(const RandomSampleBatchPlan &plan, void *result, const void *probs, const std::vector<Sample> &samples) {
+  const size_t element = DtypeSize(plan.probs_dtype);
+  ParallelFor(plan.rows, 1, [&](size_t begin, size_t end) {
+    std::vector<double> values(plan.n);
+    std::vector<size_t> order(plan.n);
+    for (size_t row = begin; row < end; ++row) {
+      const void *logits = static_cast<const char *>(probs) + static_cast<ptrdiff_t>(row) * plan.row_step *
+                                                                  static_cast<ptrdiff_t>(element);
+      const size_t index =
+          DrawFromRow(plan.probs_dtype, logits, plan.probs_step, plan.n, values.data(), order.data(), samples[row]);
+      StoreIndex(plan.result_dtype, result, static_cast<ptrdiff_t>(row) * plan.result_step, index);
+    }
+  });
+}
+
+class RandomSampleBatchDescriptor final : public InfiniopDescriptor {
+ public:
+  static constexpr OpKind kKind = OpKind::kRandomSampleBatch;
+
+  RandomSampleBatchDescriptor(const InfiniopHandle &handle, std::shared_ptr<const RandomSampleBatchPlan> plan)
+      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {}
+
+  infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *result, const void *probs,
+                         const float *random_val, const float *topp, const int *topk, const float *temperature,
+                         int batch_size, void *stream) const {
+    INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*this, workspace, workspace_size_given));
+    INFINIOP_RETURN_IF_ERROR(CheckData({{result, plan_->rows}, {probs, plan_->rows * plan_->n}}));
+    if (random_val == nullptr || topp == nullptr || topk == nullptr || temperature == nullptr) {
+      return INFINI_STATUS_NULL_POINTER;
+    }
+    if (batch_size < 0 || static_cast<size_t>(batch_size) != plan_->rows) return INFINI_STATUS_BAD_PARAM;
+    auto samples = std::make_shared<std::vector<Sample>>(plan_->rows);
+    for (size_t row = 0; row < plan_->rows; ++row) {
+      (*samples)[row] = Sample{random_val[row], topp[row], temperature[row], topk[row]};
+    }
+    std::shared_ptr<const RandomSampleBatchPlan> plan = plan_;
+    return Launch(*this, stream, [=] { Run(*plan, result, probs, *samples); });
+  }
+
+ private:
+  std::shared_ptr<const RandomSampleBatchPlan> plan_;
+};
+
+}  // namespace
+
+infiniStatus_t GetRandomSampleBatchWorkspaceSize(InfiniopDescriptor *desc, size_t *size) {
+  return GetWorkspaceSize<RandomSampleBatchDescriptor>(desc, size);
+}
+
+infiniStatus_t DestroyRandomSampleBatchDescriptor(InfiniopDescriptor *desc) {
+  return DestroyDescriptor<RandomSampleBatchDescriptor>(desc);
+}
+
+}  // namespace infinicts::ref::op
+
+using namespace infinicts::ref::op;
+
+__INFINI_C infiniStatus_t infiniopCreateRandomSampleBatchDescriptor(infiniopHandle_t handle,
+                                                                    infiniopRandomSampleBatchDescriptor_t *desc_ptr,
+                                                                    infiniopTensorDescriptor_t result,
+                                                                    infiniopTensorDescriptor_t probs) {
+  return CreateDescriptor(handle, desc_ptr, {result, probs},
+                          [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
+                            auto plan = std::make_shared<RandomSampleBatchPlan>();
+                            INFINIOP_RETURN_IF_ERROR(MakePlan(*result, *probs, plan.get()));
+                            made->reset(new RandomSampleBatchDescriptor(h, std::move(plan)));
+                            return INFINI_STATUS_SUCCESS;
+                          });
+}
+
+__INFINI_C infiniStatus_t infiniopRandomSampleBatch(infiniopRandomSampleBatchDescriptor_t desc, void *workspace,
+                                                    size_t workspace_size, void *result, const void *probs,
+                                                    const float *random_val, const float *topp, const int *topk,
+                                                    const float *temperature, int batch_size, void *stream) {
+  RandomSampleBatchDescriptor *self = nullptr;
+  INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+  return self->Compute(workspace, workspace_size, result, probs, random_val, topp, topk, temperature, batch_size,
+                       stream);
+}

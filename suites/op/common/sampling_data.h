@@ -1,0 +1,73 @@
+// What RandomSample's and RandomSampleBatch's suite files share: the sampling parameters,
+// their sets, the largest index a result dtype holds, and RandomSampleBatch's calls.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "common/operator_calls.h"
+#include "tensor/dtype.h"
+
+namespace infinicts::op_cases {
+
+// The oracle's threshold must lie this far (a fraction of the distribution) from the chosen
+// index's boundaries: a backend computing the cumulative sums in F32 lands within ~1e-6.
+inline constexpr double kMinSamplingMargin = 1e-3;
+
+struct Sampling {
+  float random_val, topp;
+  int topk;
+  float temperature;
+};
+
+// Real draws: random_val, topp, topk and temperature all matter (topk 1000000 is past n).
+inline constexpr Sampling kSamplingDraws[] = {{0.3f, 0.9f, 50, 1.0f},
+                                              {0.75f, 0.5f, 20, 0.7f},
+                                              {0.5f, 1.0f, 1000000, 1.5f},
+                                              {0.9f, 0.95f, 5, 1.0f},
+                                              {0.1f, 0.2f, 10, 2.0f}};
+// Each of the four arguments that select plain argmax (OP-RANDOMSAMPLE-3).
+inline constexpr Sampling kArgmaxTriggers[] = {
+    {0.0f, 0.9f, 50, 1.0f}, {0.5f, 0.9f, 1, 1.0f}, {0.5f, 0.9f, 50, 0.0f}, {0.5f, 0.0f, 50, 1.0f}};
+
+inline double IntegerMax(infiniDtype_t dtype) {
+  const int bits = 8 * static_cast<int>(DtypeSize(dtype)) - (IsSignedInt(dtype) ? 1 : 0);
+  return std::ldexp(1.0, bits) - 1.0;
+}
+
+// RandomSampleBatch's calls, their four host arrays holding `rows`' parameters (row i's in
+// entry i). Each compute sets them first, in place; with `arrays_rewritten` every entry
+// becomes an argmax trigger as soon as the backend returns (OP-RANDOMSAMPLEBATCH-5).
+inline OpCalls RandomSampleBatchCalls(const std::vector<Sampling> &rows, bool arrays_rewritten = false) {
+  struct Arrays {
+    std::vector<float> random_val, topp, temperature;
+    std::vector<int> topk;
+    explicit Arrays(size_t n) : random_val(n), topp(n), temperature(n), topk(n) {}
+  };
+  auto arrays = std::make_shared<Arrays>(rows.size());
+  const auto scalars = std::make_tuple(arrays->random_val.data(), arrays->topp.data(), arrays->topk.data(),
+                                       arrays->temperature.data(), static_cast<int>(rows.size()));
+  OpCalls calls = OperatorCalls<api::RandomSampleBatch>(std::tuple<>(), scalars);
+  calls.compute = [arrays, rows, arrays_rewritten, compute = calls.compute](
+                      OpDescriptor desc, void *workspace, size_t workspace_size, const std::vector<void *> &data,
+                      void *stream) {
+    for (size_t i = 0; i < rows.size(); ++i) {
+      arrays->random_val[i] = rows[i].random_val, arrays->topp[i] = rows[i].topp;
+      arrays->topk[i] = rows[i].topk, arrays->temperature[i] = rows[i].temperature;
+    }
+    const infiniStatus_t status = compute(desc, workspace, workspace_size, data, stream);
+    if (arrays_rewritten) {
+      const Sampling argmax = kArgmaxTriggers[0];
+      std::fill(arrays->random_val.begin(), arrays->random_val.end(), argmax.random_val);
+      std::fill(arrays->topp.begin(), arrays->topp.end(), 0.0f);
+      std::fill(arrays->topk.begin(), arrays->topk.end(), 1);
+      std::fill(arrays->temperature.begin(), arrays->temperature.end(), 0.0f);
+    }
+    return status;
+  };
+  return calls;
+}
+
+}  // namespace infinicts::op_cases
