@@ -171,6 +171,16 @@ infiniStatus_t HangingReduceScatterV(void *send, void *recv, const size_t *count
   return TargetCcl().infinicclReduceScatterV(send, recv, counts, nranks, dtype, op, comm, stream);
 }
 
+// What the loader puts in place of a function a library does not export.
+infiniStatus_t UnexportedAllGatherV(void *, void *, const size_t *, int, infiniDtype_t, infinicclComm_t,
+                                    infinirtStream_t) {
+  return INFINI_STATUS_NOT_IMPLEMENTED;
+}
+infiniStatus_t UnexportedReduceScatterV(void *, void *, const size_t *, int, infiniDtype_t, infinicclReduceOp_t,
+                                        infinicclComm_t, infinirtStream_t) {
+  return INFINI_STATUS_NOT_IMPLEMENTED;
+}
+
 }  // namespace
 
 const std::vector<CclFault> &CclFaults() {
@@ -229,6 +239,13 @@ const std::vector<CclFault> &CclFaults() {
        "ReduceScatterV reduces the block at the rank's index times its own count, as ReduceScatter would, instead of "
        "after the blocks before it",
        &InstallReduceScatterVOwnCountEverywhere},
+      {"variable_collectives_missing",
+       "AllGatherV and ReduceScatterV answer NOT_IMPLEMENTED, as the loader's stand-ins for a library that does not "
+       "export them (an InfiniCore build before them)",
+       [](CclTable &calls) {
+         calls.infinicclAllGatherV = &UnexportedAllGatherV;
+         calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
+       }},
   };
   return faults;
 }
