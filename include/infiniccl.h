@@ -50,4 +50,16 @@ __INFINI_C __export infiniStatus_t infinicclReduceScatter(void *sendbuf, void *r
                                                           infiniDtype_t datatype, infinicclReduceOp_t op,
                                                           infinicclComm_t comm, infinirtStream_t stream);
 
+/* The variable-size forms: recv_counts / send_counts hold one count per rank (nranks of them,
+ * the communicator's size), and rank r's block starts at the sum of the counts before r.
+ * AllGatherV: rank r sends recv_counts[r] elements; every rank receives all blocks in rank order.
+ * ReduceScatterV: every send buffer holds the sum of the counts; rank r receives block r, reduced. */
+__INFINI_C __export infiniStatus_t infinicclAllGatherV(void *sendbuf, void *recvbuf, const size_t *recv_counts,
+                                                       int nranks, infiniDtype_t datatype, infinicclComm_t comm,
+                                                       infinirtStream_t stream);
+__INFINI_C __export infiniStatus_t infinicclReduceScatterV(void *sendbuf, void *recvbuf, const size_t *send_counts,
+                                                           int nranks, infiniDtype_t datatype,
+                                                           infinicclReduceOp_t op, infinicclComm_t comm,
+                                                           infinirtStream_t stream);
+
 #endif /* INFINICTS_INFINICCL_H */

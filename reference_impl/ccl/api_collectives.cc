@@ -2,6 +2,8 @@
 // in the rank's issue order, and submit the rank's part to its stream (group.h). Checks come in
 // this order: NULL comm, NULL buffer (count > 0), dtype, op / root / peer, stream; then
 // count 0 answers SUCCESS with nothing enqueued (there is nothing to wait for or touch).
+// The variable-size forms check the counts array and nranks right after the comm (their
+// buffers' needs follow from the counts), and count 0 means a total of 0 over the ranks.
 // A rank on a device library (NVIDIA: nccl/) takes over after the checks before the stream.
 #include <functional>
 #include <initializer_list>
@@ -10,6 +12,7 @@
 #include <utility>
 
 #include "ccl/api_guard.h"
+#include "ccl/block_layout.h"
 #include "ccl/c_enum.h"
 #include "ccl/collectives.h"
 #include "ccl/communicator.h"
@@ -74,6 +77,12 @@ infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream,
       });
   if (status == INFINI_STATUS_SUCCESS) ++comm->collectives_issued;
   return status;
+}
+
+// The counts array and nranks of a variable-size collective (InfiniCore's checks).
+infiniStatus_t CheckCounts(const InfinicclComm *comm, const size_t *counts, int nranks) {
+  if (comm == nullptr || counts == nullptr) return INFINI_STATUS_NULL_POINTER;
+  return nranks == comm->nranks ? INFINI_STATUS_SUCCESS : INFINI_STATUS_BAD_PARAM;
 }
 
 bool PeerValid(const InfinicclComm *comm, int peer) {
@@ -189,5 +198,50 @@ __INFINI_C infiniStatus_t infinicclRecv(void *recvbuf, size_t count, infiniDtype
         Device(comm), stream, false, [=] { group->mailbox().Recv(peer, to, sequence, recvbuf, bytes); });
     if (enqueued == INFINI_STATUS_SUCCESS) ++issued;
     return enqueued;
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclAllGatherV(void *sendbuf, void *recvbuf, const size_t *recv_counts, int nranks,
+                                              infiniDtype_t datatype, infinicclComm_t comm, infinirtStream_t stream) {
+  infiniStatus_t status = CheckCounts(comm, recv_counts, nranks);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(infinicts::ref::ccl::EnumValue(datatype));
+  const infinicts::ref::ccl::BlockLayout layout(recv_counts, nranks, element_size);
+  if (layout.overflows()) return INFINI_STATUS_BAD_PARAM;
+  // The send buffer holds this rank's block; the receive buffer every block.
+  if (layout.count(comm->rank) > 0 && sendbuf == nullptr) return INFINI_STATUS_NULL_POINTER;
+  status = CheckCommon(comm, layout.total(), {recvbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  if (comm->device_rank) return comm->device_rank->AllGatherV(sendbuf, recvbuf, layout, datatype, stream);
+  return CheckStreamThenIssue(comm, layout.total(), stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunAllGatherV(meeting, rank, mine, layout, element_size);
+    });
+  });
+}
+
+__INFINI_C infiniStatus_t infinicclReduceScatterV(void *sendbuf, void *recvbuf, const size_t *send_counts, int nranks,
+                                                  infiniDtype_t datatype, infinicclReduceOp_t op, infinicclComm_t comm,
+                                                  infinirtStream_t stream) {
+  infiniStatus_t status = CheckCounts(comm, send_counts, nranks);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(infinicts::ref::ccl::EnumValue(datatype));
+  const infinicts::ref::ccl::BlockLayout layout(send_counts, nranks, element_size);
+  if (layout.overflows()) return INFINI_STATUS_BAD_PARAM;
+  // The send buffer holds every block; the receive buffer this rank's.
+  if (layout.count(comm->rank) > 0 && recvbuf == nullptr) return INFINI_STATUS_NULL_POINTER;
+  status = CheckCommon(comm, layout.total(), {sendbuf}, datatype);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  const ReduceFunction reduce = ReductionFor(datatype, op);
+  if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
+  if (comm->device_rank) return comm->device_rank->ReduceScatterV(sendbuf, recvbuf, layout, datatype, op, stream);
+  return CheckStreamThenIssue(comm, layout.total(), stream, [&] {
+    const RankBuffers mine{sendbuf, recvbuf};
+    const int rank = comm->rank;
+    return IssueCollective(comm, stream, [=](Meeting &meeting) {
+      infinicts::ref::ccl::RunReduceScatterV(meeting, rank, mine, layout, element_size, reduce);
+    });
   });
 }

@@ -160,6 +160,27 @@ void RunAllGather(Meeting &meeting, int rank, RankBuffers mine, size_t send_coun
   meeting.Synchronize();
 }
 
+void RunAllGatherV(Meeting &meeting, int rank, RankBuffers mine, const BlockLayout &layout, size_t element_size) {
+  meeting.Arrive(rank, mine);
+  // In place, rank r's own block is its send buffer already (Copy skips it), and nobody
+  // else writes there, so the others read it intact.
+  for (int q = 0; q < meeting.nranks(); ++q) {
+    Copy(Bytes(mine.recv) + layout.offset(q) * element_size, meeting.buffers(q).send, layout.count(q) * element_size);
+  }
+  meeting.Synchronize();
+}
+
+void RunReduceScatterV(Meeting &meeting, int rank, RankBuffers mine, const BlockLayout &layout, size_t element_size,
+                       ReduceFunction reduce) {
+  const int nranks = meeting.nranks();
+  meeting.Arrive(rank, mine);
+  // Only rank r reads block r, so in place (the receive buffer is block r of the send
+  // buffer) the reduction writes what no other rank reads.
+  const std::vector<const void *> sources = SendsAt(meeting, layout.offset(rank) * element_size);
+  reduce(sources.data(), nranks, mine.recv, layout.count(rank), nranks);
+  meeting.Synchronize();
+}
+
 void RunBroadcast(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size, int root) {
   meeting.Arrive(rank, mine);
   Copy(mine.recv, meeting.buffers(root).send, count * element_size);

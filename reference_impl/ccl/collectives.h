@@ -10,6 +10,7 @@
 
 #include <cstddef>
 
+#include "ccl/block_layout.h"
 #include "ccl/meeting.h"
 #include "ccl/reduce.h"
 #include "ccl/reduce_to_all.h"
@@ -31,6 +32,15 @@ void RunReduceScatter(Meeting &meeting, int rank, RankBuffers mine, size_t recv_
 
 // Rank r copies every rank's send buffer into its own receive buffer.
 void RunAllGather(Meeting &meeting, int rank, RankBuffers mine, size_t send_count, size_t element_size);
+
+// AllGatherV: rank r copies block q of `layout` from rank q's send buffer into its own
+// receive buffer, for every q.
+void RunAllGatherV(Meeting &meeting, int rank, RankBuffers mine, const BlockLayout &layout, size_t element_size);
+
+// ReduceScatterV: rank r reduces block r of `layout` over every rank's send buffer into its
+// receive buffer.
+void RunReduceScatterV(Meeting &meeting, int rank, RankBuffers mine, const BlockLayout &layout, size_t element_size,
+                       ReduceFunction reduce);
 
 // Every rank copies the root's send buffer into its own receive buffer.
 void RunBroadcast(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size, int root);

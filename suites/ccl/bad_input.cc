@@ -1,6 +1,7 @@
 // Bad input, one case per bad call, under the subject of its collective (spec section
-// CCL-ERR): NULL communicator, NULL buffers with count > 0, dtypes that are not number
-// dtypes, ops, roots and peers out of range. The call is made on rank 0 of a group of 2
+// CCL-ERR, and CCL-AGV-4 / CCL-RSV-4 for the variable-size forms): NULL communicator, NULL
+// buffers with count > 0, dtypes that are not number dtypes, ops, roots and peers out of
+// range, NULL counts arrays and nranks other than the group's size. The call is made on rank 0 of a group of 2
 // only; it must answer its status at once, enqueue nothing and change nothing, and
 // the group must then still give exact results.
 #include <functional>
@@ -156,6 +157,49 @@ std::vector<BadCall> SendRecvRows() {
   return rows;
 }
 
+// The variable-size forms (optional capabilities): rank 0's block holds kCount elements and
+// rank 1's fewer, so both buffers are needed; the counts array and nranks are checked too.
+// The array holds one entry past the group's size, so an nranks of 3 reads no further.
+const size_t kVariableCounts[kRanks + 1] = {kCount, kCount - 3, kCount};
+
+template <class VariableCall>
+std::vector<BadCall> VariableRows(VariableCall variable) {
+  auto rows = CommonRows(
+      [variable](const BadCallContext &c, infiniDtype_t dtype, infinicclComm_t comm, void *send, void *recv) {
+        return variable(c, send, recv, kVariableCounts, kRanks, dtype, comm);
+      },
+      true, true);
+  rows.emplace_back("null_counts", INFINI_STATUS_NULL_POINTER, [variable](const BadCallContext &c) {
+    return variable(c, c.send, c.recv, nullptr, kRanks, INFINI_DTYPE_F32, c.world.comm(0));
+  });
+  for (int nranks : {kRanks - 1, kRanks + 1, 0}) {
+    const auto wrong_size = [variable, nranks](const BadCallContext &c) {
+      return variable(c, c.send, c.recv, kVariableCounts, nranks, INFINI_DTYPE_F32, c.world.comm(0));
+    };
+    rows.emplace_back("nranks_" + std::to_string(nranks), INFINI_STATUS_BAD_PARAM, wrong_size);
+  }
+  return rows;
+}
+
+std::vector<BadCall> AllGatherVRows() {
+  return VariableRows([](const BadCallContext &c, void *send, void *recv, const size_t *counts, int nranks,
+                         infiniDtype_t dtype, infinicclComm_t comm) {
+    return ccl().infinicclAllGatherV(send, recv, counts, nranks, dtype, comm, c.world.stream(0));
+  });
+}
+
+std::vector<BadCall> ReduceScatterVRows() {
+  auto rows = VariableRows([](const BadCallContext &c, void *send, void *recv, const size_t *counts, int nranks,
+                              infiniDtype_t dtype, infinicclComm_t comm) {
+    return ccl().infinicclReduceScatterV(send, recv, counts, nranks, dtype, INFINICCL_SUM, comm, c.world.stream(0));
+  });
+  AddOpRows(rows, [](const BadCallContext &c, infinicclReduceOp_t op) {
+    return ccl().infinicclReduceScatterV(c.send, c.recv, kVariableCounts, kRanks, INFINI_DTYPE_F32, op,
+                                         c.world.comm(0), c.world.stream(0));
+  });
+  return rows;
+}
+
 void RunBadCall(const BadCall &row) {
   CCL_REQUIRE_DEVICES(kRanks);
   World world;
@@ -196,6 +240,8 @@ class AllReduceBadInput : public cts::ParamCase<BadCall> {};
 class ReduceScatterBadInput : public cts::ParamCase<BadCall> {};
 class AllGatherBadInput : public cts::ParamCase<BadCall> {};
 class BroadcastBadInput : public cts::ParamCase<BadCall> {};
+class AllGatherVBadInput : public cts::ParamCase<BadCall> {};
+class ReduceScatterVBadInput : public cts::ParamCase<BadCall> {};
 class SendRecvBadInput : public cts::ParamCase<BadCall> {};
 
 CTS_TEST_P(AllReduceBadInput, rejects, "all_reduce", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-4", "CCL-ERR-7") {
@@ -206,6 +252,14 @@ CTS_TEST_P(ReduceScatterBadInput, rejects, "reduce_scatter", "CCL-ERR-1", "CCL-E
   RunBadCall(GetParam());
 }
 CTS_TEST_P(AllGatherBadInput, rejects, "all_gather", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-7") {
+  RunBadCall(GetParam());
+}
+CTS_TEST_P(AllGatherVBadInput, rejects, "all_gather_v", "CCL-AGV-4", "CCL-ERR-7") {
+  cts::NoteOptionalCapability("all_gather_v");
+  RunBadCall(GetParam());
+}
+CTS_TEST_P(ReduceScatterVBadInput, rejects, "reduce_scatter_v", "CCL-RSV-4", "CCL-ERR-7") {
+  cts::NoteOptionalCapability("reduce_scatter_v");
   RunBadCall(GetParam());
 }
 CTS_TEST_P(BroadcastBadInput, rejects, "broadcast", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-5", "CCL-ERR-7") {
@@ -219,6 +273,9 @@ INSTANTIATE_TEST_SUITE_P(conformance, AllReduceBadInput, testing::ValuesIn(AllRe
 INSTANTIATE_TEST_SUITE_P(conformance, ReduceScatterBadInput, testing::ValuesIn(ReduceScatterRows()),
                          cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, AllGatherBadInput, testing::ValuesIn(AllGatherRows()), cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(conformance, AllGatherVBadInput, testing::ValuesIn(AllGatherVRows()), cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(conformance, ReduceScatterVBadInput, testing::ValuesIn(ReduceScatterVRows()),
+                         cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, BroadcastBadInput, testing::ValuesIn(BroadcastRows()), cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(conformance, SendRecvBadInput, testing::ValuesIn(SendRecvRows()), cts::NameFromParam());
 

@@ -131,16 +131,68 @@ void RunCollective(World &world, Drive drive, const CollectivePlan &plan, Feedin
   run.Verify();
 }
 
-void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding,
-                  const std::function<void(CollectivePlan &)> &adjust) {
-  CCL_REQUIRE_DEVICES(param.ranks);
+void RunOnNewGroup(int ranks, Drive drive, const std::function<CollectivePlan()> &make_plan, Feeding feeding) {
+  CCL_REQUIRE_DEVICES(ranks);
   World world;
-  CCL_ASSERT_OK(world.Open(FirstDevices(param.ranks)));
-  CollectivePlan plan = PlanFor(kind, param);
-  if (adjust) adjust(plan);
-  RunCollective(world, param.drive, plan, feeding);
+  CCL_ASSERT_OK(world.Open(FirstDevices(ranks)));
+  RunCollective(world, drive, make_plan(), feeding);
   CCL_RETURN_IF_ENDED();
   CCL_ASSERT_OK(world.Close());
+}
+
+void RunParamCase(CollectiveKind kind, const CollectiveParam &param, Feeding feeding,
+                  const std::function<void(CollectivePlan &)> &adjust) {
+  RunOnNewGroup(param.ranks, param.drive, [&] {
+    CollectivePlan plan = PlanFor(kind, param);
+    if (adjust) adjust(plan);
+    return plan;
+  }, feeding);
+}
+
+std::vector<RankPlan> GatherRankPlans(std::vector<Bytes> blocks, Placement placement) {
+  auto gathered = std::make_shared<Bytes>();
+  for (const Bytes &block : blocks) gathered->insert(gathered->end(), block.begin(), block.end());
+  std::vector<RankPlan> ranks;
+  size_t slot = 0;  // where the rank's block lies in the gathered bytes
+  for (Bytes &block : blocks) {
+    RankPlan rank;
+    rank.recv_bytes = gathered->size();
+    rank.expected = gathered;
+    const size_t block_bytes = block.size();
+    if (placement == Placement::kOutOfPlace) {
+      rank.send = std::move(block);
+    } else {
+      // The rank's block already in its slot; every other slot unlike its result.
+      rank.in_place = Complement(*gathered);
+      std::copy(block.begin(), block.end(), rank.in_place.begin() + slot);
+      rank.send_offset = slot;
+    }
+    slot += block_bytes;
+    ranks.push_back(std::move(rank));
+  }
+  return ranks;
+}
+
+std::vector<RankPlan> ScatterRankPlans(ReductionData data, const std::vector<size_t> &block_bytes,
+                                       Placement placement) {
+  const auto expected = std::make_shared<const Bytes>(std::move(data.expected));
+  std::vector<RankPlan> ranks;
+  size_t block_start = 0;
+  for (size_t r = 0; r < data.inputs.size(); ++r) {
+    RankPlan rank;
+    rank.recv_bytes = block_bytes[r];
+    rank.expected = expected;
+    rank.expected_offset = block_start;
+    if (placement == Placement::kOutOfPlace) {
+      rank.send = std::move(data.inputs[r]);
+    } else {
+      rank.in_place = std::move(data.inputs[r]);
+      rank.recv_offset = block_start;
+    }
+    block_start += block_bytes[r];
+    ranks.push_back(std::move(rank));
+  }
+  return ranks;
 }
 
 CollectivePlan AllReducePlan(ReductionData data, infiniDtype_t dtype, infinicclReduceOp_t op, size_t count,
@@ -171,21 +223,8 @@ CollectivePlan ReduceScatterPlan(ReductionData data, infiniDtype_t dtype, infini
   plan.dtype = dtype;
   plan.placement = placement;
   plan.within_ulps = ComparedWithinUlps(dtype, op);
-  const size_t slice = recv_count * ElementSize(dtype);
-  const auto expected = std::make_shared<const Bytes>(std::move(data.expected));
-  for (size_t r = 0; r < data.inputs.size(); ++r) {
-    RankPlan rank;
-    rank.recv_bytes = slice;
-    rank.expected = expected;
-    rank.expected_offset = r * slice;
-    if (placement == Placement::kOutOfPlace) {
-      rank.send = std::move(data.inputs[r]);
-    } else {
-      rank.in_place = std::move(data.inputs[r]);
-      rank.recv_offset = r * slice;
-    }
-    plan.ranks.push_back(std::move(rank));
-  }
+  const std::vector<size_t> block_bytes(data.inputs.size(), recv_count * ElementSize(dtype));
+  plan.ranks = ScatterRankPlans(std::move(data), block_bytes, placement);
   plan.issue = [recv_count, dtype, op](const World &world, int r, void *send, void *recv) {
     return Check(ccl().infinicclReduceScatter(send, recv, recv_count, dtype, op, world.comm(r), world.stream(r)),
                  OnRank("infinicclReduceScatter", r));
@@ -221,22 +260,7 @@ CollectivePlan AllGatherPlan(std::vector<Bytes> payloads, infiniDtype_t dtype, s
   CollectivePlan plan;
   plan.dtype = dtype;
   plan.placement = placement;
-  const size_t slot = send_count * ElementSize(dtype);
-  auto gathered = std::make_shared<Bytes>();
-  for (const Bytes &payload : payloads) gathered->insert(gathered->end(), payload.begin(), payload.end());
-  for (size_t r = 0; r < payloads.size(); ++r) {
-    RankPlan rank;
-    rank.recv_bytes = gathered->size();
-    rank.expected = gathered;
-    if (placement == Placement::kOutOfPlace) {
-      rank.send = std::move(payloads[r]);
-    } else {
-      rank.in_place = Complement(*gathered);
-      std::copy(payloads[r].begin(), payloads[r].end(), rank.in_place.begin() + r * slot);
-      rank.send_offset = r * slot;
-    }
-    plan.ranks.push_back(std::move(rank));
-  }
+  plan.ranks = GatherRankPlans(std::move(payloads), placement);
   plan.issue = [send_count, dtype](const World &world, int r, void *send, void *recv) {
     return Check(ccl().infinicclAllGather(send, recv, send_count, dtype, world.comm(r), world.stream(r)),
                  OnRank("infinicclAllGather", r));

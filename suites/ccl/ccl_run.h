@@ -83,6 +83,15 @@ void RunCollective(World &world, Drive drive, const CollectivePlan &plan, Feedin
       return;                                                                \
   } while (0)
 
+// The ranks of a gathering plan: rank r sends blocks[r], and every rank receives all blocks
+// one after the other (in place, its block already in its slot of the receive buffer).
+std::vector<RankPlan> GatherRankPlans(std::vector<Bytes> blocks, Placement placement);
+// The ranks of a scattering reduction: rank r sends data.inputs[r] and receives its block,
+// block_bytes[r] bytes of data.expected after the blocks before it (in place, that block
+// of its send buffer).
+std::vector<RankPlan> ScatterRankPlans(ReductionData data, const std::vector<size_t> &block_bytes,
+                                       Placement placement);
+
 // The plans of each collective (the data is moved in).
 CollectivePlan AllReducePlan(ReductionData data, infiniDtype_t dtype, infinicclReduceOp_t op, size_t count,
                              Placement placement);
@@ -99,6 +108,11 @@ enum class CollectiveKind { kAllReduce, kBroadcast, kAllGather, kReduceScatter, 
 
 // The plan a CollectiveParam asks for, with data seeded from the running case.
 CollectivePlan PlanFor(CollectiveKind kind, const CollectiveParam &param);
+
+// Skips without `ranks` devices, opens a group over the first `ranks` devices, runs and
+// checks the plan `make_plan` answers, and closes the group.
+void RunOnNewGroup(int ranks, Drive drive, const std::function<CollectivePlan()> &make_plan,
+                   Feeding feeding = Feeding::kBlocking);
 
 // The whole case of a CollectiveParam: skip without enough devices, open a group over
 // the first param.ranks devices, run and check the plan, close the group.

@@ -62,6 +62,13 @@ CallResult IssueOnRank(const CollectivePerfParam &param, const PerfShape &shape,
     case PerfCollective::kBroadcast:
       return Check(ccl().infinicclBroadcast(send, recv, shape.count, param.dtype, 0, comm, stream),
                    OnRank("infinicclBroadcast", rank));
+    case PerfCollective::kAllGatherV:
+      return Check(ccl().infinicclAllGatherV(send, recv, shape.counts.data(), world.size(), param.dtype, comm, stream),
+                   OnRank("infinicclAllGatherV", rank));
+    case PerfCollective::kReduceScatterV:
+      return Check(ccl().infinicclReduceScatterV(send, recv, shape.counts.data(), world.size(), param.dtype,
+                                                 INFINICCL_SUM, comm, stream),
+                   OnRank("infinicclReduceScatterV", rank));
   }
   return Check(INFINI_STATUS_BAD_PARAM, "an unknown collective (a bug of the suite)");
 }
@@ -123,9 +130,12 @@ void RunCollectivePerf(const CollectivePerfParam &param) {
 
   // Every timed iteration wrote the same result; the last one is checked.
   MismatchLog log;
-  const size_t block = param.collective == PerfCollective::kAllGather ? shape.count : 0;
+  const bool gathers = param.collective == PerfCollective::kAllGather || param.collective == PerfCollective::kAllGatherV;
+  const size_t block = gathers ? shape.count : 0;
+  const bool uneven_receive = param.collective == PerfCollective::kReduceScatterV;
   for (int r = 0; r < ranks; ++r) {
-    for (const ElementWindow &window : CheckedWindows(shape.recv_elements, block)) {
+    const size_t received = uneven_receive ? shape.BlockCount(r) : shape.recv_elements;
+    for (const ElementWindow &window : CheckedWindows(received, block)) {
       Bytes got(window.count * element);
       CCL_ASSERT_OK(recv[r]->Download(got.data(), got.size(), window.first * element));
       const Bytes expected = data.ExpectedReceive(r, window.first, window.count);

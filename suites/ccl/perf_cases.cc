@@ -1,5 +1,6 @@
 // Mode perf of the collectives: AllReduce (SUM, F32 and BF16), AllGather,
-// ReduceScatter (SUM) and Broadcast (root 0) in F32, on 2 ranks and on every device
+// ReduceScatter (SUM), Broadcast (root 0), AllGatherV and ReduceScatterV (SUM, uneven
+// blocks) in F32, on 2 ranks and on every device
 // under test, from 1 KiB to 64 MiB (1 GiB in the full profile), reported as nccl-tests
 // does (time, algbw, busbw; perf_shape.h says how sizes are counted).
 #include "perf_bench.h"
@@ -27,6 +28,19 @@ CTS_TEST_P(BroadcastPerf, bandwidth, "broadcast", "CCL-BC-1", "CCL-ORDER-3", "CC
   RunCollectivePerf(GetParam());
 }
 
+class AllGatherVPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(AllGatherVPerf, bandwidth, "all_gather_v", "CCL-AGV-1", "CCL-ORDER-3", "CCL-ORDER-5") {
+  cts::NoteOptionalCapability("all_gather_v");
+  RunCollectivePerf(GetParam());
+}
+
+class ReduceScatterVPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_TEST_P(ReduceScatterVPerf, bandwidth, "reduce_scatter_v", "CCL-RSV-1", "CCL-NUM-1", "CCL-ORDER-3",
+           "CCL-ORDER-5") {
+  cts::NoteOptionalCapability("reduce_scatter_v");
+  RunCollectivePerf(GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(perf, AllReducePerf,
                          testing::ValuesIn(PerfMatrix(PerfCollective::kAllReduce, {INFINI_DTYPE_F32, INFINI_DTYPE_BF16})),
                          cts::NameFromParam());
@@ -36,6 +50,13 @@ INSTANTIATE_TEST_SUITE_P(perf, ReduceScatterPerf,
                          testing::ValuesIn(PerfMatrix(PerfCollective::kReduceScatter, {INFINI_DTYPE_F32})),
                          cts::NameFromParam());
 INSTANTIATE_TEST_SUITE_P(perf, BroadcastPerf, testing::ValuesIn(PerfMatrix(PerfCollective::kBroadcast, {INFINI_DTYPE_F32})),
+                         cts::NameFromParam());
+
+INSTANTIATE_TEST_SUITE_P(perf, AllGatherVPerf,
+                         testing::ValuesIn(PerfMatrix(PerfCollective::kAllGatherV, {INFINI_DTYPE_F32})),
+                         cts::NameFromParam());
+INSTANTIATE_TEST_SUITE_P(perf, ReduceScatterVPerf,
+                         testing::ValuesIn(PerfMatrix(PerfCollective::kReduceScatterV, {INFINI_DTYPE_F32})),
                          cts::NameFromParam());
 
 }  // namespace

@@ -26,7 +26,8 @@ constexpr size_t kLongestPeriod = 13;
 
 PerfData::PerfData(PerfCollective collective, infiniDtype_t dtype, int ranks, const PerfShape &shape)
     : collective_(collective), dtype_(dtype), ranks_(ranks), shape_(shape) {
-  const bool sums = collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter;
+  const bool sums = collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter ||
+                    collective == PerfCollective::kReduceScatterV;
   // Values lie in [1, period]; a sum over n ranks reaches n·period.
   period_ = std::min(kLongestPeriod, LargestExactInteger(dtype) / (sums ? static_cast<size_t>(ranks) : 1));
 }
@@ -53,15 +54,21 @@ Bytes PerfData::ExpectedReceive(int rank, size_t first, size_t count) const {
     const size_t j = first + k;
     switch (collective_) {
       case PerfCollective::kAllReduce:
-      case PerfCollective::kReduceScatter: {
-        // ReduceScatter: rank r receives the sums of its block of the send buffers.
-        const size_t element = collective_ == PerfCollective::kAllReduce ? j : rank * shape_.count + j;
+      case PerfCollective::kReduceScatter:
+      case PerfCollective::kReduceScatterV: {
+        // ReduceScatter(V): rank r receives the sums of its block of the send buffers.
+        const size_t element = collective_ == PerfCollective::kAllReduce ? j : shape_.BlockOffset(rank) + j;
         int sum = 0;
         for (int q = 0; q < ranks_; ++q) sum += Value(element, q);
         values[k] = sum;
         break;
       }
-      case PerfCollective::kAllGather: values[k] = Value(j % shape_.count, static_cast<int>(j / shape_.count)); break;
+      case PerfCollective::kAllGather:
+      case PerfCollective::kAllGatherV: {
+        const int from = shape_.BlockOf(j);
+        values[k] = Value(j - shape_.BlockOffset(from), from);
+        break;
+      }
       case PerfCollective::kBroadcast: values[k] = Value(j, 0); break;  // root 0
     }
   }

@@ -14,7 +14,7 @@
 
 namespace infinicts::ccl_cases {
 
-enum class PerfCollective { kAllReduce, kAllGather, kReduceScatter, kBroadcast };
+enum class PerfCollective { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kAllGatherV, kReduceScatterV };
 
 // Rank count meaning every device under test.
 inline constexpr int kAllRanks = 0;
@@ -26,7 +26,8 @@ struct CollectivePerfParam : cts::Param<CollectivePerfParam> {
   size_t bytes = 0;  // nccl-tests' S
 
   bool Reduces() const {
-    return collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter;
+    return collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter ||
+           collective == PerfCollective::kReduceScatterV;
   }
   std::string RanksName() const { return ranks == kAllRanks ? "all" : std::to_string(ranks); }
   std::string Name() const {

@@ -1,9 +1,11 @@
-// Count 0, one case per collective (spec section CCL-ZERO): every rank issues the
+// Count 0, one case per collective (spec section CCL-ZERO; for the variable-size forms,
+// every count 0: CCL-AGV-2, CCL-RSV-2): every rank issues the
 // collective with count 0, first with real buffers, which must keep every byte, then
 // with NULL buffers; both must answer SUCCESS and be done once the streams are
 // synchronized.
 #include "ccl_check.h"
 #include "ccl_run.h"
+#include "ccl_variable.h"
 
 namespace infinicts::ccl_cases {
 namespace {
@@ -49,7 +51,24 @@ CallResult IssueZero(CollectiveKind kind, const World &world, int r, void *send,
   return {};
 }
 
-void RunZeroCount(CollectiveKind kind) {
+// The variable-size forms with every count 0 (optional capabilities).
+const size_t kZeroCounts[kRanks] = {0, 0};
+
+CallResult IssueZeroVariable(VariableKind kind, const World &world, int r, void *send, void *recv) {
+  const std::string where = "(every count 0, rank " + std::to_string(r) + ")";
+  if (kind == VariableKind::kAllGatherV) {
+    return Check(ccl().infinicclAllGatherV(send, recv, kZeroCounts, kRanks, INFINI_DTYPE_F32, world.comm(r),
+                                           world.stream(r)),
+                 "infinicclAllGatherV" + where);
+  }
+  return Check(ccl().infinicclReduceScatterV(send, recv, kZeroCounts, kRanks, INFINI_DTYPE_F32, INFINICCL_AVG,
+                                             world.comm(r), world.stream(r)),
+               "infinicclReduceScatterV" + where);
+}
+
+using ZeroIssue = std::function<CallResult(const World &world, int r, void *send, void *recv)>;
+
+void RunZeroCount(const ZeroIssue &issue) {
   CCL_REQUIRE_DEVICES(kRanks);
   World world;
   CCL_ASSERT_OK(world.Open(FirstDevices(kRanks)));
@@ -64,7 +83,8 @@ void RunZeroCount(CollectiveKind kind) {
     CCL_ASSERT_OK(sends[r]->Upload(send_bytes[r].data(), kBufferBytes));
     CCL_ASSERT_OK(recvs[r]->Upload(recv_bytes[r].data(), kBufferBytes));
   }
-  CCL_ASSERT_OK(world.Run(Drive::kOneThread, [&](int r) { return IssueZero(kind, world, r, sends[r]->data(), recvs[r]->data()); }));
+  CCL_ASSERT_OK(
+      world.Run(Drive::kOneThread, [&](int r) { return issue(world, r, sends[r]->data(), recvs[r]->data()); }));
   MismatchLog log;
   Bytes got(kBufferBytes);
   for (int r = 0; r < kRanks; ++r) {
@@ -75,7 +95,7 @@ void RunZeroCount(CollectiveKind kind) {
   }
   ExpectNoMismatch(log);
 
-  CCL_ASSERT_OK(world.Run(Drive::kOneThread, [&](int r) { return IssueZero(kind, world, r, nullptr, nullptr); }));
+  CCL_ASSERT_OK(world.Run(Drive::kOneThread, [&](int r) { return issue(world, r, nullptr, nullptr); }));
   CCL_ASSERT_OK(world.Close());
 }
 
@@ -84,6 +104,21 @@ class BroadcastZero : public cts::CaseBase {};
 class AllGatherZero : public cts::CaseBase {};
 class ReduceScatterZero : public cts::CaseBase {};
 class SendRecvZero : public cts::CaseBase {};
+class AllGatherVZero : public cts::CaseBase {};
+class ReduceScatterVZero : public cts::CaseBase {};
+
+void RunZeroCount(CollectiveKind kind) {
+  RunZeroCount(
+      [kind](const World &world, int r, void *send, void *recv) { return IssueZero(kind, world, r, send, recv); });
+}
+
+void RunZeroCount(VariableKind kind) {
+  cts::NoteOptionalCapability(CapabilityName(kind));
+  RunZeroCount(
+      [kind](const World &world, int r, void *send, void *recv) {
+        return IssueZeroVariable(kind, world, r, send, recv);
+      });
+}
 
 CTS_TEST_F(AllReduceZero, zero_count, "conformance", "all_reduce", "CCL-ZERO-1", "CCL-ZERO-2") {
   RunZeroCount(CollectiveKind::kAllReduce);
@@ -99,6 +134,13 @@ CTS_TEST_F(ReduceScatterZero, zero_count, "conformance", "reduce_scatter", "CCL-
 }
 CTS_TEST_F(SendRecvZero, zero_count, "conformance", "send_recv", "CCL-ZERO-1", "CCL-ZERO-2") {
   RunZeroCount(CollectiveKind::kSendRecv);
+}
+
+CTS_TEST_F(AllGatherVZero, zero_count, "conformance", "all_gather_v", "CCL-AGV-2") {
+  RunZeroCount(VariableKind::kAllGatherV);
+}
+CTS_TEST_F(ReduceScatterVZero, zero_count, "conformance", "reduce_scatter_v", "CCL-RSV-2") {
+  RunZeroCount(VariableKind::kReduceScatterV);
 }
 
 }  // namespace

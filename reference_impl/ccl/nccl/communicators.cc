@@ -24,7 +24,7 @@ infiniStatus_t CommInitAll(const std::vector<int> &devices, infinicclComm_t *com
   made.reserve(devices.size());
   ranks.reserve(devices.size());
   for (int rank = 0; rank < nranks; ++rank) {
-    auto on_device = std::make_unique<NcclRank>(devices[static_cast<size_t>(rank)], nranks);
+    auto on_device = std::make_unique<NcclRank>(devices[static_cast<size_t>(rank)], rank, nranks);
     ranks.push_back(on_device.get());
     made.push_back(std::make_unique<InfinicclComm>(std::move(on_device), rank, nranks));
   }
@@ -54,7 +54,7 @@ infiniStatus_t CommInitRank(infinicclComm_t *comm, int nranks, const infinicclUn
                             int device) {
   ncclUniqueId id;
   std::memcpy(id.internal, unique_id.internal, sizeof id.internal);
-  auto on_device = std::make_unique<NcclRank>(device, nranks);
+  auto on_device = std::make_unique<NcclRank>(device, rank, nranks);
   NcclRank *const nccl_rank = on_device.get();
   auto made = std::make_unique<InfinicclComm>(std::move(on_device), rank, nranks);
   infiniStatus_t status = ClaimRank(id, nranks, rank);

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 
+#include "ccl/block_layout.h"
 #include "infiniccl.h"
 
 namespace infinicts::ref::ccl {
@@ -24,6 +25,11 @@ class DeviceRank {
                                        infinicclReduceOp_t op, infinirtStream_t stream) = 0;
   virtual infiniStatus_t AllGather(const void *sendbuf, void *recvbuf, size_t send_count, infiniDtype_t dtype,
                                    infinirtStream_t stream) = 0;
+  // The variable-size forms: `layout` holds the counts, one per rank; a total of 0 is count 0.
+  virtual infiniStatus_t AllGatherV(const void *sendbuf, void *recvbuf, const BlockLayout &layout, infiniDtype_t dtype,
+                                    infinirtStream_t stream) = 0;
+  virtual infiniStatus_t ReduceScatterV(const void *sendbuf, void *recvbuf, const BlockLayout &layout,
+                                        infiniDtype_t dtype, infinicclReduceOp_t op, infinirtStream_t stream) = 0;
   virtual infiniStatus_t Broadcast(const void *sendbuf, void *recvbuf, size_t count, infiniDtype_t dtype, int root,
                                    infinirtStream_t stream) = 0;
   virtual infiniStatus_t Send(const void *sendbuf, size_t count, infiniDtype_t dtype, int peer,

@@ -62,7 +62,7 @@ infiniStatus_t NcclRank::Reduction(const void *sendbuf, void *recvbuf, size_t in
   const int dtype_value = EnumValue(dtype);
   const int op_value = EnumValue(op);
   const int device = device_;
-  return OnStream(stream, out_count, [&](cudaStream_t cuda_stream) -> infiniStatus_t {
+  return OnStream(stream, in_count, [&](cudaStream_t cuda_stream) -> infiniStatus_t {
     ncclDataType_t type;
     if (ReductionType(dtype_value, &type)) {
       const bool divide_after = op_value == INFINICCL_AVG && IsFloating(dtype_value);
@@ -127,6 +127,37 @@ infiniStatus_t NcclRank::AllGather(const void *sendbuf, void *recvbuf, size_t se
   return OnStream(stream, send_count, [&](cudaStream_t cuda_stream) {
     return ToStatus(ncclAllGather(sendbuf, recvbuf, bytes, ncclUint8, comm_, cuda_stream));
   });
+}
+
+infiniStatus_t NcclRank::AllGatherV(const void *sendbuf, void *recvbuf, const BlockLayout &layout, infiniDtype_t dtype,
+                                    infinirtStream_t stream) {
+  const size_t element_size = NumberDtypeSize(EnumValue(dtype));
+  return OnStream(stream, layout.total(), [&](cudaStream_t cuda_stream) {
+    ncclResult_t result = ncclGroupStart();
+    for (int root = 0; root < nranks_ && result == ncclSuccess; ++root) {
+      if (layout.count(root) == 0) continue;
+      void *block = static_cast<char *>(recvbuf) + layout.offset(root) * element_size;
+      result = ncclBroadcast(sendbuf, block, layout.count(root) * element_size, ncclUint8, root, comm_, cuda_stream);
+    }
+    const ncclResult_t ended = ncclGroupEnd();
+    return ToStatus(result != ncclSuccess ? result : ended);
+  });
+}
+
+infiniStatus_t NcclRank::ReduceScatterV(const void *sendbuf, void *recvbuf, const BlockLayout &layout,
+                                        infiniDtype_t dtype, infinicclReduceOp_t op, infinirtStream_t stream) {
+  return Reduction(sendbuf, recvbuf, layout.total(), layout.count(rank_), dtype, op, stream,
+                   [&](const void *send, void *recv, ncclDataType_t type, ncclRedOp_t nccl_op, cudaStream_t s) {
+                     const size_t element_size = TypeSize(type);
+                     ncclResult_t result = ncclGroupStart();
+                     for (int root = 0; root < nranks_ && result == ncclSuccess; ++root) {
+                       if (layout.count(root) == 0) continue;
+                       const void *block = static_cast<const char *>(send) + layout.offset(root) * element_size;
+                       result = ncclReduce(block, recv, layout.count(root), type, nccl_op, root, comm_, s);
+                     }
+                     const ncclResult_t ended = ncclGroupEnd();
+                     return result != ncclSuccess ? result : ended;
+                   });
 }
 
 infiniStatus_t NcclRank::Broadcast(const void *sendbuf, void *recvbuf, size_t count, infiniDtype_t dtype, int root,

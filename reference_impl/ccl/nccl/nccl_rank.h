@@ -7,7 +7,11 @@
 // NCCL, and as the CPU path decides. Every NCCL call runs with the rank's device current
 // and leaves the caller's current device as it was.
 //
-// Copies (AllGather, Broadcast, Send, Recv) move bytes (ncclUint8, count x element size):
+// The variable-size forms are NCCL groups, as InfiniCore builds them: AllGatherV one
+// ncclBroadcast per rank of a non-empty block (rooted at that rank, into its block of the
+// receive buffer), ReduceScatterV one ncclReduce per rank of a non-empty block (rooted
+// there, from that block of the send buffer). Every rank skips the same empty blocks.
+// Copies (AllGather, AllGatherV, Broadcast, Send, Recv) move bytes (ncclUint8, count x element size):
 // bit-exact for every number dtype. Reductions (AllReduce, ReduceScatter) take NCCL's type
 // of the dtype, except that
 // - I16 and U16, which NCCL cannot reduce, are widened to 32 bits in a stream-ordered
@@ -32,8 +36,8 @@ namespace infinicts::ref::ccl::nccl {
 
 class NcclRank final : public DeviceRank {
  public:
-  // A rank of `nranks` on CUDA device `device`; its communicator comes with Adopt.
-  NcclRank(int device, int nranks) : device_(device), nranks_(nranks) {}
+  // Rank `rank` of `nranks` on CUDA device `device`; its communicator comes with Adopt.
+  NcclRank(int device, int rank, int nranks) : device_(device), rank_(rank), nranks_(nranks) {}
   ~NcclRank() override;
   NcclRank(const NcclRank &) = delete;
   NcclRank &operator=(const NcclRank &) = delete;
@@ -47,6 +51,10 @@ class NcclRank final : public DeviceRank {
                                infinicclReduceOp_t op, infinirtStream_t stream) override;
   infiniStatus_t AllGather(const void *sendbuf, void *recvbuf, size_t send_count, infiniDtype_t dtype,
                            infinirtStream_t stream) override;
+  infiniStatus_t AllGatherV(const void *sendbuf, void *recvbuf, const BlockLayout &layout, infiniDtype_t dtype,
+                            infinirtStream_t stream) override;
+  infiniStatus_t ReduceScatterV(const void *sendbuf, void *recvbuf, const BlockLayout &layout, infiniDtype_t dtype,
+                                infinicclReduceOp_t op, infinirtStream_t stream) override;
   infiniStatus_t Broadcast(const void *sendbuf, void *recvbuf, size_t count, infiniDtype_t dtype, int root,
                            infinirtStream_t stream) override;
   infiniStatus_t Send(const void *sendbuf, size_t count, infiniDtype_t dtype, int peer,
@@ -62,13 +70,14 @@ class NcclRank final : public DeviceRank {
   template <class Call>
   infiniStatus_t OnStream(infinirtStream_t stream, size_t count, Call call);
 
-  // A reduction of in_count elements per rank into out_count: `launch(send, recv, type,
+  // A reduction of in_count elements per rank into out_count (in_count 0: count 0): `launch(send, recv, type,
   // op, cuda_stream)` makes the NCCL call (see above for the dtypes and ops it gets).
   template <class Launch>
   infiniStatus_t Reduction(const void *sendbuf, void *recvbuf, size_t in_count, size_t out_count, infiniDtype_t dtype,
                            infinicclReduceOp_t op, infinirtStream_t stream, Launch launch);
 
   const int device_;
+  const int rank_;
   const int nranks_;
   ncclComm_t comm_ = nullptr;
 };

@@ -39,6 +39,23 @@ bool ReductionType(int dtype, ncclDataType_t *type) {
   }
 }
 
+size_t TypeSize(ncclDataType_t type) {
+  switch (type) {
+    case ncclInt8:
+    case ncclUint8:
+      return 1;
+    case ncclFloat16:
+    case ncclBfloat16:
+      return 2;
+    case ncclInt32:
+    case ncclUint32:
+    case ncclFloat32:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
 ncclRedOp_t ReductionOp(int op) {
   switch (op) {
     case INFINICCL_PROD:

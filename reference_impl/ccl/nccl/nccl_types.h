@@ -4,6 +4,8 @@
 
 #include <nccl.h>
 
+#include <cstddef>
+
 #include "infiniccl.h"
 
 namespace infinicts::ref::ccl::nccl {
@@ -11,6 +13,9 @@ namespace infinicts::ref::ccl::nccl {
 // NCCL's type for reducing a number dtype (its raw value, c_enum.h); false where NCCL has
 // none (I16, U16).
 bool ReductionType(int dtype, ncclDataType_t *type);
+
+// The bytes of one element of an NCCL type.
+size_t TypeSize(ncclDataType_t type);
 
 // NCCL's op for an op in [SUM, AVG] (its raw value). AVG is ncclAvg: integers are summed
 // and divided with truncation toward zero; floating values are multiplied by 1/nranks

@@ -1,7 +1,9 @@
 #include "ccl/ccl_faults.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "ccl/comm_registry.h"
 
@@ -46,6 +48,27 @@ infiniStatus_t TaillessSend(const void *send, size_t count, infiniDtype_t dtype,
 infiniStatus_t TaillessRecv(void *recv, size_t count, infiniDtype_t dtype, int peer, infinicclComm_t comm,
                             infinirtStream_t stream) {
   return TargetCcl().infinicclRecv(recv, WithoutTail(count), dtype, peer, comm, stream);
+}
+
+// The variable-size forms lose each block's tail (every rank alike, so the blocks still
+// line up); a counts array that cannot be read goes to the target as it is.
+infiniStatus_t TaillessAllGatherV(void *send, void *recv, const size_t *counts, int nranks, infiniDtype_t dtype,
+                                  infinicclComm_t comm, infinirtStream_t stream) {
+  if (counts == nullptr || nranks <= 0) {
+    return TargetCcl().infinicclAllGatherV(send, recv, counts, nranks, dtype, comm, stream);
+  }
+  std::vector<size_t> rounded(counts, counts + nranks);
+  for (size_t &count : rounded) count = WithoutTail(count);
+  return TargetCcl().infinicclAllGatherV(send, recv, rounded.data(), nranks, dtype, comm, stream);
+}
+infiniStatus_t TaillessReduceScatterV(void *send, void *recv, const size_t *counts, int nranks, infiniDtype_t dtype,
+                                      infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
+  if (counts == nullptr || nranks <= 0) {
+    return TargetCcl().infinicclReduceScatterV(send, recv, counts, nranks, dtype, op, comm, stream);
+  }
+  std::vector<size_t> rounded(counts, counts + nranks);
+  for (size_t &count : rounded) count = WithoutTail(count);
+  return TargetCcl().infinicclReduceScatterV(send, recv, rounded.data(), nranks, dtype, op, comm, stream);
 }
 
 // The small-message path of a vectorised kernel whose block loop stops one block early
@@ -132,6 +155,32 @@ infiniStatus_t HangingRecv(void *recv, size_t count, infiniDtype_t dtype, int pe
   return TargetCcl().infinicclRecv(recv, count, dtype, peer, comm, stream);
 }
 
+// The variable-size forms with every count 0 (a NULL counts array goes to the target).
+bool AllCountsZero(const size_t *counts, int nranks) {
+  return counts != nullptr && nranks > 0 && std::all_of(counts, counts + nranks, [](size_t n) { return n == 0; });
+}
+
+infiniStatus_t HangingAllGatherV(void *send, void *recv, const size_t *counts, int nranks, infiniDtype_t dtype,
+                                 infinicclComm_t comm, infinirtStream_t stream) {
+  if (comm != nullptr && AllCountsZero(counts, nranks)) NeverComplete();
+  return TargetCcl().infinicclAllGatherV(send, recv, counts, nranks, dtype, comm, stream);
+}
+infiniStatus_t HangingReduceScatterV(void *send, void *recv, const size_t *counts, int nranks, infiniDtype_t dtype,
+                                     infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
+  if (comm != nullptr && AllCountsZero(counts, nranks)) NeverComplete();
+  return TargetCcl().infinicclReduceScatterV(send, recv, counts, nranks, dtype, op, comm, stream);
+}
+
+// What the loader puts in place of a function a library does not export.
+infiniStatus_t UnexportedAllGatherV(void *, void *, const size_t *, int, infiniDtype_t, infinicclComm_t,
+                                    infinirtStream_t) {
+  return INFINI_STATUS_NOT_IMPLEMENTED;
+}
+infiniStatus_t UnexportedReduceScatterV(void *, void *, const size_t *, int, infiniDtype_t, infinicclReduceOp_t,
+                                        infinicclComm_t, infinirtStream_t) {
+  return INFINI_STATUS_NOT_IMPLEMENTED;
+}
+
 }  // namespace
 
 const std::vector<CclFault> &CclFaults() {
@@ -149,6 +198,8 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclReduceScatter = &TaillessReduceScatter;
          calls.infinicclSend = &TaillessSend;
          calls.infinicclRecv = &TaillessRecv;
+         calls.infinicclAllGatherV = &TaillessAllGatherV;
+         calls.infinicclReduceScatterV = &TaillessReduceScatterV;
        }},
       {"last_whole_block_left_out",
        "AllReduce, Broadcast, Send and Recv of a whole number of 8-element blocks up to 64 Ki elements leave out the "
@@ -175,9 +226,26 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclReduceScatter = &HangingReduceScatter;
          calls.infinicclSend = &HangingSend;
          calls.infinicclRecv = &HangingRecv;
+         calls.infinicclAllGatherV = &HangingAllGatherV;
+         calls.infinicclReduceScatterV = &HangingReduceScatterV;
        }},
       {"prod_counts_rank_0_twice", "AllReduce and ReduceScatter PROD multiply rank 0's contribution in twice",
        &InstallProdCountsRankZeroTwice},
+      {"all_gather_v_uniform_offsets",
+       "AllGatherV receives block q at q times the rank's own count, as AllGather would, instead of after the blocks "
+       "before it",
+       &InstallAllGatherVUniformOffsets},
+      {"reduce_scatter_v_own_count_everywhere",
+       "ReduceScatterV reduces the block at the rank's index times its own count, as ReduceScatter would, instead of "
+       "after the blocks before it",
+       &InstallReduceScatterVOwnCountEverywhere},
+      {"variable_collectives_missing",
+       "AllGatherV and ReduceScatterV answer NOT_IMPLEMENTED, as the loader's stand-ins for a library that does not "
+       "export them (an InfiniCore build before them)",
+       [](CclTable &calls) {
+         calls.infinicclAllGatherV = &UnexportedAllGatherV;
+         calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
+       }},
   };
   return faults;
 }

@@ -11,7 +11,9 @@ namespace infinicts::fault {
 using CclFault = Fault<CclTable>;
 const std::vector<CclFault> &CclFaults();
 
-// Installers that keep state of their own live in their own files.
+// Installers that keep state of their own, or are long, live in their own files.
 void InstallProdCountsRankZeroTwice(CclTable &calls);
+void InstallAllGatherVUniformOffsets(CclTable &calls);
+void InstallReduceScatterVOwnCountEverywhere(CclTable &calls);
 
 }  // namespace infinicts::fault

@@ -11,20 +11,11 @@
 #include "ccl/ccl_faults.h"
 #include "ccl/ccl_runtime.h"
 #include "ccl/comm_registry.h"
+#include "ccl/number_size.h"
 #include "tensor/half.h"
 
 namespace infinicts::fault {
 namespace {
-
-size_t NumberSize(infiniDtype_t dtype) {
-  switch (dtype) {
-    case INFINI_DTYPE_I8: case INFINI_DTYPE_U8: return 1;
-    case INFINI_DTYPE_I16: case INFINI_DTYPE_U16: case INFINI_DTYPE_F16: case INFINI_DTYPE_BF16: return 2;
-    case INFINI_DTYPE_I32: case INFINI_DTYPE_U32: case INFINI_DTYPE_F32: return 4;
-    case INFINI_DTYPE_I64: case INFINI_DTYPE_U64: case INFINI_DTYPE_F64: return 8;
-    default: return 0;
-  }
-}
 
 template <class T>
 void SquareEach(uint8_t *bytes, size_t count) {

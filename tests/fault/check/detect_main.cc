@@ -1,7 +1,8 @@
 // infinicts-fault-detect: one detection test. Runs a suite through the fault-injecting
 // backend with the real `infinicts` command and checks the report:
 //   with a fault:  the expected cases ended fail/crash/timeout, every listed case is
-//                  reported, the run exited 1, within the time budget;
+//                  reported, the run exited 1 (0 when the fault only makes cases
+//                  unsupported), within the time budget;
 //   without one:   every case passed, every listed case is reported, the run exited 0.
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,9 @@ struct Options {
   std::string report;
   std::vector<std::string> expect;
   std::vector<std::string> blocked;  // cases that must end blocked
+  std::vector<std::string> unsupported;  // cases that must end unsupported
+  std::vector<std::string> parts;        // "PART=VERDICT" that summary.parts must hold
+  std::vector<std::string> missing;      // capabilities summary.missing_capabilities must list
   bool only = false;                 // every case neither expected nor blocked must pass
   int root_causes = -1;              // how many root causes the failures must form (-1: not checked)
   std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
@@ -70,6 +74,9 @@ int main(int argc, char **argv) {
   app.add_option("--report", options.report, "where the run writes its JSON report")->required();
   app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
   app.add_option("--blocked", options.blocked, "glob of case ids that must end blocked (repeatable)");
+  app.add_option("--unsupported", options.unsupported, "glob of case ids that must end unsupported (repeatable)");
+  app.add_option("--part", options.parts, "PART=VERDICT the report's summary.parts must hold (repeatable)");
+  app.add_option("--missing-capability", options.missing, "a capability summary.missing_capabilities must list");
   app.add_flag("--only", options.only, "every case no --expect or --blocked glob matches must pass");
   app.add_option("--root-causes", options.root_causes, "how many root causes the report's failures must form");
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
@@ -77,8 +84,8 @@ int main(int argc, char **argv) {
   app.add_option("--mode", options.mode, "modes to run, as infinicts --mode (default: its default)");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
-  if (!clean && options.expect.empty() && options.blocked.empty()) {
-    std::fprintf(stderr, "a fault needs at least one --expect or --blocked glob\n");
+  if (!clean && options.expect.empty() && options.blocked.empty() && options.unsupported.empty()) {
+    std::fprintf(stderr, "a fault needs at least one --expect, --blocked or --unsupported glob\n");
     return 2;
   }
 
@@ -112,7 +119,8 @@ int main(int argc, char **argv) {
   std::snprintf(budget, sizeof budget, "%g", options.max_seconds);
   Verdict(std::string("the run finished within ") + budget + " s",
           run.timed_out ? std::vector<std::string>{"it did not"} : std::vector<std::string>{});
-  const int expected_exit = clean ? 0 : 1;
+  // Unsupported cases alone fail nothing.
+  const int expected_exit = clean || (options.expect.empty() && options.blocked.empty()) ? 0 : 1;
   Verdict("the run exited " + std::to_string(expected_exit),
           run.exited && run.exit_code == expected_exit ? std::vector<std::string>{}
                                                         : std::vector<std::string>{"it " + Describe(run)});
@@ -132,6 +140,14 @@ int main(int argc, char **argv) {
         Verdict("the cases that need what the fault breaks ended blocked",
                 check::CheckEndedAs(report, options.blocked, "blocked"));
       }
+      if (!options.unsupported.empty()) {
+        Verdict("the cases of what the fault takes away ended unsupported",
+                check::CheckEndedAs(report, options.unsupported, "unsupported"));
+      }
+      if (!options.parts.empty()) Verdict("the parts' verdicts", check::CheckPartVerdicts(report, options.parts));
+      if (!options.missing.empty()) {
+        Verdict("the missing capabilities are listed", check::CheckMissingCapabilities(report, options.missing));
+      }
       if (options.root_causes >= 0) {
         Verdict("the failures form " + std::to_string(options.root_causes) + " root cause(s)",
                 check::CheckRootCauses(report, options.root_causes));
@@ -139,6 +155,7 @@ int main(int argc, char **argv) {
       if (options.only) {
         std::vector<std::string> named = options.expect;
         named.insert(named.end(), options.blocked.begin(), options.blocked.end());
+        named.insert(named.end(), options.unsupported.begin(), options.unsupported.end());
         Verdict("every other case passed", check::CheckOthersPass(report, named));
       }
       std::vector<std::string> caught;

@@ -1,5 +1,7 @@
 #include "check/report_checks.h"
 
+#include <algorithm>
+
 #include <fnmatch.h>
 
 #include <functional>
@@ -134,6 +136,39 @@ std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expec
   for (const auto &cause : causes) {
     problems.push_back(std::to_string(cause.value("count", 0)) + " " + cause.value("status", std::string()) + ": " +
                        cause.value("message", std::string()));
+  }
+  return problems;
+}
+
+std::vector<std::string> CheckPartVerdicts(const nlohmann::json &report, const std::vector<std::string> &expected) {
+  const nlohmann::json parts = report.value("summary", nlohmann::json::object()).value("parts", nlohmann::json::array());
+  std::vector<std::string> problems;
+  for (const std::string &pair : expected) {
+    const size_t equals = pair.find('=');
+    const std::string part = pair.substr(0, equals);
+    const std::string verdict = equals == std::string::npos ? std::string() : pair.substr(equals + 1);
+    const auto found = std::find_if(parts.begin(), parts.end(), [&](const nlohmann::json &entry) {
+      return entry.value("part", std::string()) == part;
+    });
+    if (found == parts.end()) {
+      problems.push_back("the report has no part " + part);
+    } else if (found->value("verdict", std::string()) != verdict) {
+      problems.push_back("part " + part + " is " + found->value("verdict", std::string()) + ", not " + verdict);
+    }
+  }
+  return problems;
+}
+
+std::vector<std::string> CheckMissingCapabilities(const nlohmann::json &report,
+                                                  const std::vector<std::string> &capabilities) {
+  const nlohmann::json missing =
+      report.value("summary", nlohmann::json::object()).value("missing_capabilities", nlohmann::json::array());
+  std::vector<std::string> problems;
+  for (const std::string &capability : capabilities) {
+    const bool listed = std::any_of(missing.begin(), missing.end(), [&](const nlohmann::json &entry) {
+      return entry.value("capability", std::string()) == capability;
+    });
+    if (!listed) problems.push_back("summary.missing_capabilities does not list " + capability);
   }
   return problems;
 }

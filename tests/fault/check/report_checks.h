@@ -31,6 +31,14 @@ std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std
 // call reads as one problem however many cases it reaches.
 std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expected);
 
+// Each "PART=VERDICT" holds in summary.parts (e.g. "ccl=pass": a refused optional capability
+// leaves the part passing).
+std::vector<std::string> CheckPartVerdicts(const nlohmann::json &report, const std::vector<std::string> &expected);
+
+// Each capability is listed in summary.missing_capabilities.
+std::vector<std::string> CheckMissingCapabilities(const nlohmann::json &report,
+                                                  const std::vector<std::string> &capabilities);
+
 // Every case ended pass.
 std::vector<std::string> CheckAllPass(const nlohmann::json &report);
 

@@ -66,6 +66,18 @@ TEST(FaultReportChecks, RootCausesCountsTheReportsGroups) {
   EXPECT_FALSE(CheckRootCauses(Report({}), 1).empty());
 }
 
+TEST(FaultReportChecks, PartVerdictsAndMissingCapabilitiesReadTheSummary) {
+  auto report = Report({{"ccl.all_gather_v.conformance/a", "unsupported"}});
+  report["summary"]["parts"] = {{{"part", "ccl"}, {"verdict", "pass"}}};
+  report["summary"]["missing_capabilities"] = {{{"part", "ccl"}, {"capability", "all_gather_v"}}};
+  EXPECT_TRUE(CheckPartVerdicts(report, {"ccl=pass"}).empty());
+  EXPECT_FALSE(CheckPartVerdicts(report, {"ccl=fail"}).empty());
+  EXPECT_FALSE(CheckPartVerdicts(report, {"rt.event=pass"}).empty());
+  EXPECT_TRUE(CheckMissingCapabilities(report, {"all_gather_v"}).empty());
+  EXPECT_FALSE(CheckMissingCapabilities(report, {"reduce_scatter_v"}).empty());
+  EXPECT_FALSE(CheckMissingCapabilities(Report({}), {"all_gather_v"}).empty());
+}
+
 TEST(FaultReportChecks, AllPassRefusesAnyOtherStatusAndAnEmptyReport) {
   EXPECT_TRUE(CheckAllPass(Report({{"rt.a", "pass"}, {"rt.b", "pass"}})).empty());
   for (const char *status : {"fail", "skip", "unsupported", "blocked", "crash", "timeout", "xfail"}) {
