@@ -1,7 +1,8 @@
 // Subject `graph`: stream capture, instantiation and replay (spec section RT-GRAPH, an optional
 // part outside both levels). Every replay check runs rt_graph_work.h's order-dependent steps and
 // reads their pinned read-back right after the synchronize; the read-back is refilled with the
-// complement of the expected bytes before each launch, and the input changes between launches,
+// complement of the expected bytes before each launch, and the pinned input changes after the
+// capture and between launches,
 // so a launch that runs nothing, runs the steps out of order, runs once for two launches, or
 // reads the input as it was at capture, fails.
 #include <memory>
@@ -54,19 +55,17 @@ constexpr size_t kWorkBytes = 4097;
 
 class GraphCase : public cts::CaseBase {
  protected:
-  // The steps' buffers and a first input, set and synchronized on `stream`.
-  void PrepareWork(infinirtStream_t stream, size_t bytes) {
+  // The steps' buffers and a first input.
+  void PrepareWork(size_t bytes) {
     rng_ = CaseRng();
     work_.Prepare(rng_, bytes);
     if (HasFatalFailure() || IsSkipped()) return;
-    CTS_ASSERT_OK(work_.SetInput(stream, RandomBytes(rng_, bytes)));
-    CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
+    work_.SetInput(RandomBytes(rng_, bytes));
   }
-  // A new random input, enqueued on `stream`; the read-back is cleared for the next run.
-  infiniStatus_t NextInput(infinirtStream_t stream) {
-    const infiniStatus_t status = work_.SetInput(stream, RandomBytes(rng_, work_.bytes()));
+  // A new random input (nothing may be pending on it); the read-back is cleared for the next run.
+  void NextInput() {
+    work_.SetInput(RandomBytes(rng_, work_.bytes()));
     work_.ClearReadBack();
-    return status;
   }
 
   std::mt19937_64 rng_;
@@ -109,8 +108,7 @@ CTS_TEST_P(CaptureModes, capture_defers_work, "graph", "RT-GRAPH-1", "RT-GRAPH-2
   if (HasFatalFailure() || IsSkipped()) return;
   constexpr uint8_t kBefore = 0x3c;
   CTS_ASSERT_OK(work_.FillDeviceBuffers(kBefore));
-  CTS_ASSERT_OK(work_.SetInput(stream, RandomBytes(rng, kWorkBytes)));
-  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
+  work_.SetInput(RandomBytes(rng, kWorkBytes));
   work_.ClearReadBack();
   GRAPH_CAPTURE_STEPS(stream, work_, GetParam().mode, graph, hold_graph);
   CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
@@ -138,15 +136,16 @@ CTS_TEST_P(GraphReplay, replay_matches_eager, "graph", "RT-GRAPH-5", "RT-GRAPH-6
   GRAPH_CREATE_STREAM(stream, hold_stream);
   work_.Prepare(rng, bytes);
   if (HasFatalFailure() || IsSkipped()) return;
-  CTS_ASSERT_OK(work_.SetInput(stream, RandomBytes(rng, bytes)));
+  work_.SetInput(RandomBytes(rng, bytes));
   work_.ClearReadBack();
   CTS_ASSERT_OK(work_.EnqueueSteps(stream));
   CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
   ASSERT_TRUE(work_.ReadBackMatches()) << "the steps run eagerly (the model is wrong, or RT-STREAM-4 fails)";
 
-  work_.ClearReadBack();
   GRAPH_CAPTURE_STEPS(stream, work_, INFINIRT_STREAM_CAPTURE_MODE_GLOBAL, graph, hold_graph);
   GRAPH_INSTANTIATE(graph, exec, hold_exec);
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
+  work_.ClearReadBack();  // after the capture: only the launch may write it
   CTS_CHECK_OK(rt().infinirtGraphLuanch(exec, stream));
   CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
   EXPECT_TRUE(work_.ReadBackMatches()) << "RT-GRAPH-6: the launched graph, read right after StreamSynchronize";
@@ -154,13 +153,15 @@ CTS_TEST_P(GraphReplay, replay_matches_eager, "graph", "RT-GRAPH-5", "RT-GRAPH-6
 
 CTS_TEST_F(GraphCase, launch_twice_rereads_inputs, "conformance", "graph", "RT-GRAPH-6") {
   GRAPH_CREATE_STREAM(stream, hold_stream);
-  PrepareWork(stream, kWorkBytes);
+  PrepareWork(kWorkBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   GRAPH_CAPTURE_STEPS(stream, work_, INFINIRT_STREAM_CAPTURE_MODE_GLOBAL, graph, hold_graph);
   GRAPH_INSTANTIATE(graph, exec, hold_exec);
+  // Nothing may still read the input when the host changes it (a capture that ran its work).
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
   for (int launch = 1; launch <= 3; ++launch) {
     SCOPED_TRACE("launch " + std::to_string(launch) + ", each on an input set after the capture");
-    CTS_ASSERT_OK(NextInput(stream));
+    NextInput();
     CTS_CHECK_OK(rt().infinirtGraphLuanch(exec, stream));
     CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));
     ASSERT_TRUE(work_.ReadBackMatches()) << "RT-GRAPH-6: read right after StreamSynchronize";
@@ -171,17 +172,18 @@ CTS_TEST_F(GraphCase, launch_on_other_stream, "conformance", "graph", "RT-GRAPH-
   GRAPH_CREATE_STREAM(captured_on, hold_captured_on);
   GRAPH_CREATE_STREAM(launched_on, hold_launched_on);
   CTS_REQUIRE_DISTINCT_STREAMS(captured_on, launched_on);
-  PrepareWork(captured_on, kWorkBytes);
+  PrepareWork(kWorkBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   PendingWork behind;
   behind.Prepare(kLargeBytes / 4);
   if (HasFatalFailure() || IsSkipped()) return;
   GRAPH_CAPTURE_STEPS(captured_on, work_, INFINIRT_STREAM_CAPTURE_MODE_GLOBAL, graph, hold_graph);
   GRAPH_INSTANTIATE(graph, exec, hold_exec);
-  // Before the launch on its stream: long work, then a new input the launch must read; after it,
-  // a fill of a that the launch must not see and must not undo.
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(captured_on));  // nothing may still read the input
+  // A new input the launch must read; before the launch on its stream, long work; after it, a
+  // fill of a that the launch must not see and must not undo.
+  NextInput();
   CTS_ASSERT_OK(behind.Enqueue(launched_on, 4));
-  CTS_ASSERT_OK(NextInput(launched_on));
   CTS_CHECK_OK(rt().infinirtGraphLuanch(exec, launched_on));
   constexpr uint8_t kAfter = 0xc3;
   CTS_ASSERT_OK(rt().infinirtMemsetAsync(work_.device_a(), kAfter, kWorkBytes, launched_on));
@@ -193,7 +195,7 @@ CTS_TEST_F(GraphCase, launch_on_other_stream, "conformance", "graph", "RT-GRAPH-
 
 CTS_TEST_F(GraphCase, exec_outlives_graph_and_pending_destroy, "conformance", "graph", "RT-GRAPH-8", "RT-GRAPH-9") {
   GRAPH_CREATE_STREAM(stream, hold_stream);
-  PrepareWork(stream, kWorkBytes);
+  PrepareWork(kWorkBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   PendingWork behind;
   behind.Prepare(kLargeBytes / 4);
@@ -201,8 +203,9 @@ CTS_TEST_F(GraphCase, exec_outlives_graph_and_pending_destroy, "conformance", "g
   GRAPH_CAPTURE_STEPS(stream, work_, INFINIRT_STREAM_CAPTURE_MODE_GLOBAL, graph, hold_graph);
   GRAPH_INSTANTIATE(graph, exec, hold_exec);
   CTS_CHECK_OK(rt().infinirtGraphDestroy(hold_graph.Release()));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));  // nothing may still read the input
+  NextInput();
   CTS_ASSERT_OK(behind.Enqueue(stream, 4));
-  CTS_ASSERT_OK(NextInput(stream));
   CTS_CHECK_OK(rt().infinirtGraphLuanch(exec, stream));
   CTS_CHECK_OK(rt().infinirtGraphExecDestroy(hold_exec.Release()));  // the launch is still pending
   CTS_ASSERT_OK(rt().infinirtStreamSynchronize(stream));

@@ -16,7 +16,7 @@ void GraphWork::Prepare(std::mt19937_64 &rng, size_t bytes) {
     RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&p, bytes), p, bytes);
     *buffer = std::make_unique<ScopedDeviceMemory>(p);
   }
-  for (std::unique_ptr<ScopedHostMemory> *buffer : {&out_a_, &out_b_}) {
+  for (std::unique_ptr<ScopedHostMemory> *buffer : {&host_input_, &out_a_, &out_b_}) {
     void *p = nullptr;
     RT_ASSERT_ALLOCATED(rt().infinirtMallocHost(&p, bytes), p, bytes);
     *buffer = std::make_unique<ScopedHostMemory>(p);
@@ -35,10 +35,9 @@ void GraphWork::Prepare(std::mt19937_64 &rng, size_t bytes) {
   fill_a_ = static_cast<uint8_t>(fill_b_ + 1 + rng() % 254);  // differs from fill_b_
 }
 
-infiniStatus_t GraphWork::SetInput(infinirtStream_t stream, std::vector<uint8_t> input_bytes) {
+void GraphWork::SetInput(const std::vector<uint8_t> &input_bytes) {
   input_model_ = input_bytes;
-  const std::vector<uint8_t> &source = staging_.emplace_back(std::move(input_bytes));
-  return rt().infinirtMemcpyAsync(input_->get(), source.data(), bytes_, INFINIRT_MEMCPY_H2D, stream);
+  std::copy(input_bytes.begin(), input_bytes.end(), static_cast<uint8_t *>(host_input_->get()));
 }
 
 void GraphWork::Model(std::vector<uint8_t> *a, std::vector<uint8_t> *b) const {
@@ -70,7 +69,11 @@ void GraphWork::ClearReadBack() {
 infiniStatus_t GraphWork::EnqueueSteps(infinirtStream_t stream) const {
   auto *const a = static_cast<uint8_t *>(a_->get());
   auto *const b = static_cast<uint8_t *>(b_->get());
-  if (auto status = rt().infinirtMemcpyAsync(a, input_->get(), bytes_, INFINIRT_MEMCPY_D2D, stream)) return status;
+  void *const input = input_->get();
+  if (auto status = rt().infinirtMemcpyAsync(input, host_input_->get(), bytes_, INFINIRT_MEMCPY_H2D, stream)) {
+    return status;
+  }
+  if (auto status = rt().infinirtMemcpyAsync(a, input, bytes_, INFINIRT_MEMCPY_D2D, stream)) return status;
   if (auto status = rt().infinirtMemsetAsync(b, fill_b_, bytes_, stream)) return status;
   if (auto status = rt().infinirtMemcpyAsync(b + copy_to_b_at_, a + copy_from_a_.offset, copy_from_a_.length,
                                              INFINIRT_MEMCPY_D2D, stream)) {

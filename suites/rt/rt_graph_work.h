@@ -1,13 +1,13 @@
-// Stream-ordered work for the graph cases, with a host model of its result. Six steps over three
-// device buffers (`input`, `a`, `b`) whose result depends on their order: copy the input into a,
-// fill b, copy a window of a into b, fill a window of a that the previous copy read, copy a window
-// of b back into a, read a and b back into pinned memory. The windows overlap, so a replay that
-// runs the steps out of order, runs none, or reads `input` as it was at capture gives other bytes.
+// Stream-ordered work for the graph cases, with a host model of its result. Seven steps over
+// pinned host memory and three device buffers (`input`, `a`, `b`) whose result depends on their
+// order: copy the pinned input into `input`, copy that into a, fill b, copy a window of a into b,
+// fill a window of a that the previous copy read, copy a window of b back into a, read a and b
+// back into pinned memory. The windows overlap, so a replay that runs the steps out of order, runs
+// none, or reads the input as it was at capture gives other bytes.
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <memory>
 #include <random>
 #include <vector>
@@ -23,13 +23,12 @@ class GraphWork {
   // (fatal failures end the case; the caller checks HasFatalFailure()).
   void Prepare(std::mt19937_64 &rng, size_t bytes);
 
-  // Enqueues the copy of `input_bytes` into the input buffer on `stream` (not part of the steps:
-  // it changes what the next run reads).
-  infiniStatus_t SetInput(infinirtStream_t stream, std::vector<uint8_t> input_bytes);
+  // Writes the pinned input the next run reads, from the host: no work may be pending on it.
+  void SetInput(const std::vector<uint8_t> &input_bytes);
   // Fills the pinned read-back buffers with the complement of what the next run must give, so a
   // run that writes nothing, or misses a byte, shows.
   void ClearReadBack();
-  // Enqueues the six steps on `stream` (captured, when the stream is capturing).
+  // Enqueues the seven steps on `stream` (captured, when the stream is capturing).
   infiniStatus_t EnqueueSteps(infinirtStream_t stream) const;
 
   // Right after the synchronize, before any other runtime call: the pinned read-back holds the
@@ -55,8 +54,7 @@ class GraphWork {
 
   size_t bytes_ = 0;
   std::unique_ptr<ScopedDeviceMemory> input_, a_, b_;
-  std::unique_ptr<ScopedHostMemory> out_a_, out_b_;
-  std::deque<std::vector<uint8_t>> staging_;  // H2D sources stay alive until the case ends
+  std::unique_ptr<ScopedHostMemory> host_input_, out_a_, out_b_;
   std::vector<uint8_t> input_model_;
   uint8_t fill_b_ = 0, fill_a_ = 0;
   size_t copy_to_b_at_ = 0;  // b[copy_to_b_at_ ...) <- a[copy_from_a_]

@@ -153,6 +153,19 @@ const std::vector<RtFault> &RtFaults() {
        [](RtTable &calls) { calls.infinirtStreamSynchronize = &HangingStreamSynchronize; }},
       {"d2h_short_by_one", "a synchronous D2H Memcpy of n > 0 bytes copies n - 1",
        [](RtTable &calls) { calls.infinirtMemcpy = &D2hShortByOne; }},
+      {"graph_launch_runs_nothing", "GraphLuanch answers SUCCESS and enqueues nothing", &InstallGraphLaunchRunsNothing},
+      {"capture_runs_eagerly",
+       "StreamBeginCapture only marks the stream: its work runs at the call, and EndCapture gives an empty graph",
+       &InstallCaptureRunsEagerly},
+      {"graph_snapshots_host_at_capture",
+       "a captured H2D copy stages its host source at the call: every launch copies the bytes held at capture",
+       &InstallGraphSnapshotsHostAtCapture},
+      {"graph_destroy_takes_its_execs", "GraphDestroy also destroys the graph execs instantiated from the graph",
+       &InstallGraphDestroyTakesItsExecs},
+      {"snapshot_total_from_host", "the resource snapshot reports the host's physical memory, not the device's",
+       &InstallSnapshotTotalFromHost},
+      {"snapshot_device_id_zero", "the resource snapshot says device 0 whichever device was asked for",
+       &InstallSnapshotDeviceIdZero},
   };
   return faults;
 }
