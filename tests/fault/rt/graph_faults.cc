@@ -118,7 +118,56 @@ infiniStatus_t SnapshotOfDeviceZero(infiniDevice_t device, int device_id, infini
   return status;
 }
 
+// `graph_calls_accept_bad_input`: no argument check: an unknown capture mode captures as GLOBAL,
+// and a NULL exec or graph pointer is answered SUCCESS without a call.
+infiniStatus_t BeginCaptureAnyMode(infinirtStream_t stream, infinirtStreamCaptureMode_t mode) {
+  return TargetRt().infinirtStreamBeginCapture(stream, ModeInRange(mode) ? mode : INFINIRT_STREAM_CAPTURE_MODE_GLOBAL);
+}
+
+infiniStatus_t EndCaptureNullAccepted(infinirtStream_t stream, infinirtGraph_t *graph_ptr) {
+  if (graph_ptr == nullptr) return INFINI_STATUS_SUCCESS;
+  return TargetRt().infinirtStreamEndCapture(stream, graph_ptr);
+}
+
+infiniStatus_t InstantiateNullAccepted(infinirtGraphExec_t *exec_ptr, infinirtGraph_t graph,
+                                       infinirtGraphNode_t *node_ptr, char *log_buffer, size_t buffer_size) {
+  if (exec_ptr == nullptr) return INFINI_STATUS_SUCCESS;
+  return TargetRt().infinirtGraphInstantiate(exec_ptr, graph, node_ptr, log_buffer, buffer_size);
+}
+
+infiniStatus_t LaunchNullAccepted(infinirtGraphExec_t exec, infinirtStream_t stream) {
+  if (exec == nullptr) return INFINI_STATUS_SUCCESS;
+  return TargetRt().infinirtGraphLuanch(exec, stream);
+}
+
+// `snapshot_accepts_bad_input`: NULL and unknown devices answer SUCCESS (the latter with the first
+// device's snapshot), and the snapshot marks bits it does not know and ratios above 1.
+infiniStatus_t SnapshotWithoutChecks(infiniDevice_t device, int device_id, infinirtDeviceResourceSnapshot_t *snapshot) {
+  if (snapshot == nullptr) return INFINI_STATUS_SUCCESS;
+  int count = 0;
+  const bool known = TargetRt().infinirtGetDeviceCount(device, &count) == INFINI_STATUS_SUCCESS && device_id >= 0 &&
+                     device_id < count;
+  const infiniStatus_t status =
+      TargetRt().infinirtGetDeviceResourceSnapshot(known ? device : INFINI_DEVICE_CPU, known ? device_id : 0, snapshot);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  snapshot->valid_fields |= (uint64_t{1} << 7) | INFINIRT_RESOURCE_FIELD_COMPUTE_UTILIZATION;
+  snapshot->estimated_fields |= INFINIRT_RESOURCE_FIELD_KERNEL_TIME_RATIO;
+  snapshot->compute_utilization = 1.5f;
+  return status;
+}
+
 }  // namespace
+
+void InstallGraphCallsAcceptBadInput(RtTable &calls) {
+  calls.infinirtStreamBeginCapture = &BeginCaptureAnyMode;
+  calls.infinirtStreamEndCapture = &EndCaptureNullAccepted;
+  calls.infinirtGraphInstantiate = &InstantiateNullAccepted;
+  calls.infinirtGraphLuanch = &LaunchNullAccepted;
+}
+
+void InstallSnapshotAcceptsBadInput(RtTable &calls) {
+  calls.infinirtGetDeviceResourceSnapshot = &SnapshotWithoutChecks;
+}
 
 void InstallGraphLaunchRunsNothing(RtTable &calls) { calls.infinirtGraphLuanch = &LaunchNothing; }
 

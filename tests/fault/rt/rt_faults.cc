@@ -166,6 +166,14 @@ const std::vector<RtFault> &RtFaults() {
        &InstallSnapshotTotalFromHost},
       {"snapshot_device_id_zero", "the resource snapshot says device 0 whichever device was asked for",
        &InstallSnapshotDeviceIdZero},
+      {"graph_calls_accept_bad_input",
+       "an unknown capture mode captures as GLOBAL; EndCapture, GraphInstantiate and GraphLuanch answer SUCCESS "
+       "for a NULL out-pointer or exec",
+       &InstallGraphCallsAcceptBadInput},
+      {"snapshot_accepts_bad_input",
+       "the resource snapshot answers SUCCESS for NULL and unknown devices, and marks an unknown bit, an estimate "
+       "outside valid_fields and a utilization of 1.5",
+       &InstallSnapshotAcceptsBadInput},
   };
   return faults;
 }

@@ -22,5 +22,7 @@ void InstallGraphSnapshotsHostAtCapture(RtTable &calls);
 void InstallGraphDestroyTakesItsExecs(RtTable &calls);
 void InstallSnapshotTotalFromHost(RtTable &calls);
 void InstallSnapshotDeviceIdZero(RtTable &calls);
+void InstallGraphCallsAcceptBadInput(RtTable &calls);
+void InstallSnapshotAcceptsBadInput(RtTable &calls);
 
 }  // namespace infinicts::fault
