@@ -9,6 +9,9 @@ namespace {
 // them, and the collectives one part, "ccl".
 const std::vector<std::string> kMinimalRuntimeParts = {"rt.device", "rt.stream", "rt.memory", "rt.guard"};
 const std::vector<std::string> kAdvancedOnlyParts = {"rt.event", "ccl"};
+// Parts outside both levels (InfiniCore's integration guide names neither): their verdicts are
+// reported, and their failures fail the run, but they neither block nor reach a level.
+const std::vector<std::string> kOptionalParts = {"rt.graph", "rt.resource_snapshot"};
 constexpr size_t kRootCausesShown = 8;
 
 std::string PartOf(const std::string &suite, const std::string &subject) {
@@ -17,6 +20,15 @@ std::string PartOf(const std::string &suite, const std::string &subject) {
 
 bool IsAdvancedPart(const std::string &part) {
   return std::find(kAdvancedOnlyParts.begin(), kAdvancedOnlyParts.end(), part) != kAdvancedOnlyParts.end();
+}
+
+bool IsOptionalPart(const std::string &part) {
+  return std::find(kOptionalParts.begin(), kOptionalParts.end(), part) != kOptionalParts.end();
+}
+
+const char *LevelOf(const std::string &part) {
+  if (IsOptionalPart(part)) return "optional";
+  return IsAdvancedPart(part) ? "advanced" : "minimal";
 }
 
 // rt parts in the spec's order, then the operators, then the collectives.
@@ -54,6 +66,7 @@ void LevelTally::Add(const CaseResult &result) {
   } else if (result.status == Status::kUnsupported && state.first_required_unsupported.empty()) {
     state.first_required_unsupported = result.id;
   }
+  if (IsOptionalPart(part)) return;
   if (!IsAdvancedPart(part)) minimal_causes_.Add(result);
   all_causes_.Add(result);
 }
@@ -75,7 +88,7 @@ LevelOutcome LevelTally::EvaluateLevel(bool advanced) const {
   // What keeps a part from passing other than a failure: nothing passed, or unsupported calls
   // and expected failures, one line a part.
   for (const PartVerdict &part : Parts()) {
-    if (!advanced && part.level == "advanced") continue;
+    if (part.level == "optional" || (!advanced && part.level == "advanced")) continue;
     if (part.counts[Status::kPass] == 0 && part.verdict == "untested") {
       reasons.push_back(part.part + ": all " + std::to_string(part.counts.total) + " cases skipped");
       continue;
@@ -135,7 +148,7 @@ std::vector<PartVerdict> LevelTally::Parts() const {
   for (const auto &[part, state] : parts_) {
     PartVerdict verdict;
     verdict.part = part;
-    verdict.level = IsAdvancedPart(part) ? "advanced" : "minimal";
+    verdict.level = LevelOf(part);
     verdict.counts = state.counts;
     const StatusCounts &counts = state.counts;
     bool failed = false;

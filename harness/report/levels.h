@@ -1,7 +1,8 @@
 // Conformance levels (docs/usage.md "Conformance levels"): minimal = InfiniRT device, stream,
 // memory and guard plus the operators; advanced = minimal plus InfiniRT events and the
 // collectives. Each part has its own verdict: rt.device, rt.stream, rt.memory, rt.guard,
-// rt.event, op.<operator> (and op.handle, op.tensor_descriptor), ccl.
+// rt.event, op.<operator> (and op.handle, op.tensor_descriptor), ccl; and the optional parts
+// rt.graph and rt.resource_snapshot, whose verdicts are reported but decide no level.
 //
 // A level is reached when every part of it ran, each has a case that passed, and none of its
 // cases ended unsupported, fail, blocked, crash, timeout or xfail; skipped cases are neutral
@@ -47,7 +48,7 @@ struct RunScope {
 // "untested" (no case passed).
 struct PartVerdict {
   std::string part;
-  std::string level;  // "minimal" or "advanced"
+  std::string level;  // "minimal", "advanced" or "optional" (in no level)
   std::string verdict;
   StatusCounts counts;
 };

@@ -45,6 +45,8 @@ infiniStatus_t CpuRuntime::MallocAsync(void **p, size_t bytes, infinirtStream_t 
   int device = 0;
   infiniStatus_t status = StreamDevice(stream, &device);
   if (status != INFINI_STATUS_SUCCESS) return status;
+  // A graph would allocate once, at capture, and free on every launch: no memory nodes here.
+  if (IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
   return memory_.AllocateDevice(device, bytes, p);
 }
 
@@ -62,7 +64,7 @@ infiniStatus_t CpuRuntime::Free(void *p) {
 
 infiniStatus_t CpuRuntime::FreeAsync(void *p, infinirtStream_t stream) {
   std::shared_ptr<Stream> target = FindStream(stream);
-  if (target == nullptr) return INFINI_STATUS_BAD_PARAM;
+  if (target == nullptr || IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
   Allocation retired{};
   infiniStatus_t status = memory_.RetireDevice(p, &retired);
   if (status != INFINI_STATUS_SUCCESS) return status;
@@ -91,7 +93,7 @@ infiniStatus_t CpuRuntime::Memcpy(void *dst, const void *src, size_t bytes, infi
 
 infiniStatus_t CpuRuntime::MemcpyAsync(void *dst, const void *src, size_t bytes, infinirtMemcpyKind_t,
                                        infinirtStream_t stream) {
-  return Enqueue(stream, [dst, src, bytes] { CopyBytes(dst, src, bytes); });
+  return Enqueue(stream, [dst, src, bytes] { CopyBytes(dst, src, bytes); }, Replay::kReplayable);
 }
 
 infiniStatus_t CpuRuntime::Memset(void *p, int value, size_t bytes) {
@@ -102,7 +104,7 @@ infiniStatus_t CpuRuntime::Memset(void *p, int value, size_t bytes) {
 
 infiniStatus_t CpuRuntime::MemsetAsync(void *p, int value, size_t bytes, infinirtStream_t stream) {
   const unsigned char byte = static_cast<unsigned char>(value);
-  return Enqueue(stream, [p, byte, bytes] { std::memset(p, byte, bytes); });
+  return Enqueue(stream, [p, byte, bytes] { std::memset(p, byte, bytes); }, Replay::kReplayable);
 }
 
 }  // namespace infinicts::ref::cpu

@@ -64,10 +64,15 @@ std::shared_ptr<Stream> CpuRuntime::FindStream(infinirtStream_t stream) {
   return found == streams_.end() ? nullptr : found->second;
 }
 
-infiniStatus_t CpuRuntime::Enqueue(infinirtStream_t stream, Stream::Work work) {
+infiniStatus_t CpuRuntime::Enqueue(infinirtStream_t stream, Stream::Work work, Replay replay) {
   std::shared_ptr<Stream> target = FindStream(stream);
-  if (target == nullptr || !target->Enqueue(std::move(work))) return INFINI_STATUS_BAD_PARAM;
-  return INFINI_STATUS_SUCCESS;
+  if (target == nullptr) return INFINI_STATUS_BAD_PARAM;
+  if (replay == Replay::kOnce) {
+    if (IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
+  } else if (Capture(stream, work)) {
+    return INFINI_STATUS_SUCCESS;
+  }
+  return target->Enqueue(std::move(work)) ? INFINI_STATUS_SUCCESS : INFINI_STATUS_BAD_PARAM;
 }
 
 infiniStatus_t CpuRuntime::DefaultStream(int device, infinirtStream_t *stream) {
@@ -123,6 +128,7 @@ infiniStatus_t CpuRuntime::DestroyStream(infinirtStream_t stream) {
     destroyed = std::move(found->second);
     streams_.erase(found);
   }
+  DiscardCapture(stream);  // what it was capturing dies with it
   // Pending work still runs: the worker drains its queue before it is joined.
   destroyed->Shutdown();
   return INFINI_STATUS_SUCCESS;
@@ -130,8 +136,9 @@ infiniStatus_t CpuRuntime::DestroyStream(infinirtStream_t stream) {
 
 infiniStatus_t CpuRuntime::SynchronizeStream(infinirtStream_t stream) {
   std::shared_ptr<Stream> found = FindStream(stream);
-  // Work waiting for its own stream would wait forever.
-  if (found == nullptr || found->IsCallerWorker()) return INFINI_STATUS_BAD_PARAM;
+  // Work waiting for its own stream would wait forever; a capturing stream has nothing of its
+  // capture to wait for, and a caller that thinks otherwise has a bug.
+  if (found == nullptr || found->IsCallerWorker() || IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
   found->Synchronize();
   return INFINI_STATUS_SUCCESS;
 }
@@ -139,15 +146,16 @@ infiniStatus_t CpuRuntime::SynchronizeStream(infinirtStream_t stream) {
 infiniStatus_t CpuRuntime::StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) {
   std::shared_ptr<Event> found = FindEvent(event);
   if (found == nullptr) return INFINI_STATUS_BAD_PARAM;
-  if (!OwnsStream(stream)) return INFINI_STATUS_BAD_PARAM;
+  // A graph holds no cross-stream dependencies here: a capture cannot wait for an event.
+  if (!OwnsStream(stream) || IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
   // The record to wait for is the latest at the time of this call.
   std::shared_ptr<Completion> record = found->Latest();
   if (record == nullptr || record->done()) return INFINI_STATUS_SUCCESS;
-  return Enqueue(stream, [record] { record->Wait(); });
+  return Enqueue(stream, [record] { record->Wait(); }, Replay::kOnce);
 }
 
 infiniStatus_t CpuRuntime::LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) {
-  return Enqueue(stream, [fn, arg] { fn(arg); });
+  return Enqueue(stream, [fn, arg] { fn(arg); }, Replay::kOnce);
 }
 
 std::shared_ptr<Event> CpuRuntime::FindEvent(infinirtEvent_t event) {
@@ -175,7 +183,8 @@ infiniStatus_t CpuRuntime::DestroyEvent(infinirtEvent_t event) {
 infiniStatus_t CpuRuntime::RecordEvent(infinirtEvent_t event, infinirtStream_t stream) {
   std::shared_ptr<Event> found = FindEvent(event);
   std::shared_ptr<Stream> target = FindStream(stream);
-  if (found == nullptr || target == nullptr) return INFINI_STATUS_BAD_PARAM;
+  // An event recorded into a capture would stand for no work until a launch: refused.
+  if (found == nullptr || target == nullptr || IsCapturing(stream)) return INFINI_STATUS_BAD_PARAM;
   auto record = std::make_shared<Completion>();
   const bool enqueued = found->Record(record, [&] { return target->Enqueue([record] { record->Complete(); }); });
   return enqueued ? INFINI_STATUS_SUCCESS : INFINI_STATUS_BAD_PARAM;

@@ -3,6 +3,7 @@
 #ifndef INFINICTS_REF_CPU_CPU_RUNTIME_H
 #define INFINICTS_REF_CPU_CPU_RUNTIME_H
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -10,6 +11,7 @@
 
 #include "cpu/config.h"
 #include "cpu/event.h"
+#include "cpu/graph.h"
 #include "cpu/memory.h"
 #include "cpu/stream.h"
 #include "runtime/device_runtime.h"
@@ -33,6 +35,8 @@ class CpuRuntime final : public DeviceRuntime {
   infiniStatus_t SynchronizeStream(infinirtStream_t stream) override;
   infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) override;
   infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) override;
+  infiniStatus_t LaunchReplayableHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg,
+                                          void (*release)(void *)) override;
   bool RunsWorkAtCall() const override { return config_.synchronous; }
 
   bool OwnsEvent(infinirtEvent_t event) override;
@@ -42,6 +46,15 @@ class CpuRuntime final : public DeviceRuntime {
   infiniStatus_t QueryEvent(infinirtEvent_t event, infinirtEventStatus_t *status) override;
   infiniStatus_t SynchronizeEvent(infinirtEvent_t event) override;
   infiniStatus_t ElapsedTime(float *ms, infinirtEvent_t start, infinirtEvent_t end) override;
+
+  infiniStatus_t BeginCapture(infinirtStream_t stream, infinirtStreamCaptureMode_t mode) override;
+  infiniStatus_t EndCapture(infinirtStream_t stream, infinirtGraph_t *graph) override;
+  bool OwnsGraph(infinirtGraph_t graph) override;
+  infiniStatus_t DestroyGraph(infinirtGraph_t graph) override;
+  infiniStatus_t InstantiateGraph(infinirtGraphExec_t *exec, infinirtGraph_t graph) override;
+  bool OwnsGraphExec(infinirtGraphExec_t exec) override;
+  infiniStatus_t DestroyGraphExec(infinirtGraphExec_t exec) override;
+  infiniStatus_t LaunchGraph(infinirtGraphExec_t exec, infinirtStream_t stream) override;
 
   MemoryRange Locate(const void *p) override { return memory_.Locate(p); }
   bool OverlapsDeviceMemory(const void *p, size_t bytes) override { return memory_.OverlapsDevice(p, bytes); }
@@ -69,8 +82,20 @@ class CpuRuntime final : public DeviceRuntime {
   // this very work.
   void WaitImplicitly(int device);
   void WaitBeforeTouching(const void *device_memory);
-  // Adds work; BAD_PARAM when the stream was destroyed meanwhile.
-  infiniStatus_t Enqueue(infinirtStream_t stream, Stream::Work work);
+  // Whether work may run more than once: only such work is recorded by a capturing stream.
+  enum class Replay { kOnce, kReplayable };
+  // Adds work, or records it when the stream is capturing (BAD_PARAM there for kOnce work);
+  // BAD_PARAM when the stream was destroyed meanwhile.
+  infiniStatus_t Enqueue(infinirtStream_t stream, Stream::Work work, Replay replay);
+  // Whether the stream is capturing a graph: the calls that cannot be captured refuse it.
+  bool IsCapturing(infinirtStream_t stream);
+  // Records `work` into the stream's capture; false when the stream is not capturing.
+  bool Capture(infinirtStream_t stream, Stream::Work &work);
+  // Ends the stream's capture, if any, keeping nothing.
+  void DiscardCapture(infinirtStream_t stream);
+  // Drops a graph (graph exec) handle; BAD_PARAM when `handles` does not hold it.
+  infiniStatus_t Forget(std::unordered_map<const void *, std::shared_ptr<const Graph>> &handles,
+                        const void *handle);
 
   const Config config_;
   Memory memory_;
@@ -81,6 +106,14 @@ class CpuRuntime final : public DeviceRuntime {
 
   std::mutex events_mutex_;
   std::unordered_map<const void *, std::shared_ptr<Event>> events_;
+
+  // Captures under way, by stream; graphs and graph execs by handle. Every enqueue looks at the
+  // captures only while some exist.
+  std::mutex graphs_mutex_;
+  std::atomic<int> captures_under_way_{0};
+  std::unordered_map<const void *, std::shared_ptr<Graph>> captures_;
+  std::unordered_map<const void *, std::shared_ptr<const Graph>> graphs_;
+  std::unordered_map<const void *, std::shared_ptr<const Graph>> graph_execs_;
 };
 
 // The process's CPU runtime, built on first use from the environment and never destroyed:

@@ -9,6 +9,11 @@
 // explicitly, so that a build with per-thread default streams does not change it): one
 // stream per device shared by all threads, which DeviceSynchronize covers.
 //
+// Graphs: cudaStreamBeginCapture (modes map one to one), cudaStreamEndCapture,
+// cudaGraphInstantiate, cudaGraphLaunch and the destroys; the handles are the CUDA graph and
+// graph exec themselves, remembered with their device so that routing answers exactly. The
+// default stream (cudaStreamLegacy) cannot be captured: CUDA refuses, and so does InfiniRT.
+//
 // Events: DEFAULT -> cudaEventDefault, DISABLE_TIMING -> cudaEventDisableTiming,
 // BLOCKING_SYNC -> cudaEventBlockingSync (bits combine). The runtime remembers whether an
 // event was ever recorded, since InfiniRT answers BAD_PARAM for ElapsedTime on one that was
@@ -59,6 +64,8 @@ class CudaRuntime final : public DeviceRuntime {
   infiniStatus_t SynchronizeStream(infinirtStream_t stream) override;
   infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) override;
   infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) override;
+  infiniStatus_t LaunchReplayableHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg,
+                                          void (*release)(void *)) override;
 
   bool OwnsEvent(infinirtEvent_t event) override;
   infiniStatus_t CreateEvent(int device, uint32_t flags, infinirtEvent_t *event) override;
@@ -67,6 +74,15 @@ class CudaRuntime final : public DeviceRuntime {
   infiniStatus_t QueryEvent(infinirtEvent_t event, infinirtEventStatus_t *status) override;
   infiniStatus_t SynchronizeEvent(infinirtEvent_t event) override;
   infiniStatus_t ElapsedTime(float *ms, infinirtEvent_t start, infinirtEvent_t end) override;
+
+  infiniStatus_t BeginCapture(infinirtStream_t stream, infinirtStreamCaptureMode_t mode) override;
+  infiniStatus_t EndCapture(infinirtStream_t stream, infinirtGraph_t *graph) override;
+  bool OwnsGraph(infinirtGraph_t graph) override;
+  infiniStatus_t DestroyGraph(infinirtGraph_t graph) override;
+  infiniStatus_t InstantiateGraph(infinirtGraphExec_t *exec, infinirtGraph_t graph) override;
+  bool OwnsGraphExec(infinirtGraphExec_t exec) override;
+  infiniStatus_t DestroyGraphExec(infinirtGraphExec_t exec) override;
+  infiniStatus_t LaunchGraph(infinirtGraphExec_t exec, infinirtStream_t stream) override;
 
   MemoryRange Locate(const void *p) override { return allocations_.Locate(p); }
   bool OverlapsDeviceMemory(const void *p, size_t bytes) override { return allocations_.OverlapsDevice(p, bytes); }
@@ -100,6 +116,15 @@ class CudaRuntime final : public DeviceRuntime {
 
   std::mutex events_mutex_;
   std::unordered_map<const void *, std::unique_ptr<EventHandle>> events_;
+
+  // Live graphs and graph execs, each with the device it was captured on.
+  std::mutex graphs_mutex_;
+  std::unordered_map<const void *, int> graphs_;
+  std::unordered_map<const void *, int> graph_execs_;
+  // The device of a live graph (graph exec), or nothing.
+  std::optional<int> GraphDevice(const std::unordered_map<const void *, int> &handles, const void *handle);
+  // Drops a live graph (graph exec) handle; false when `handles` does not hold it.
+  bool Forget(std::unordered_map<const void *, int> &handles, const void *handle);
 };
 
 // The process's CUDA runtime, built on first use and never destroyed.

@@ -13,6 +13,14 @@ int CountOf(infiniDevice_t type) {
   return runtime == nullptr ? 0 : runtime->DeviceCount();
 }
 
+// The statuses of a call naming a device: an unknown type, then an id out of range.
+infiniStatus_t CheckDevice(infiniDevice_t type, int id) {
+  const int count = TypeInRange(type) ? CountOf(type) : 0;
+  if (count == 0) return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
+  if (id < 0 || id >= count) return INFINI_STATUS_DEVICE_NOT_FOUND;
+  return INFINI_STATUS_SUCCESS;
+}
+
 }  // namespace
 
 __INFINI_C infiniStatus_t infinirtInit(void) {
@@ -40,9 +48,8 @@ __INFINI_C infiniStatus_t infinirtGetDeviceCount(infiniDevice_t device, int *cou
 }
 
 __INFINI_C infiniStatus_t infinirtSetDevice(infiniDevice_t device, int device_id) {
-  const int count = TypeInRange(device) ? CountOf(device) : 0;
-  if (count == 0) return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
-  if (device_id < 0 || device_id >= count) return INFINI_STATUS_DEVICE_NOT_FOUND;
+  const infiniStatus_t status = CheckDevice(device, device_id);
+  if (status != INFINI_STATUS_SUCCESS) return status;
   infinicts::ref::SetCurrentDevice(CurrentDevice{device, device_id});
   return INFINI_STATUS_SUCCESS;
 }
@@ -59,10 +66,26 @@ __INFINI_C infiniStatus_t infinirtGetDevice(infiniDevice_t *device_ptr, int *dev
 __INFINI_C infiniStatus_t infinirtGetMemInfo(infiniDevice_t device, int device_id, size_t *free_bytes,
                                              size_t *total_bytes) {
   if (free_bytes == nullptr || total_bytes == nullptr) return INFINI_STATUS_NULL_POINTER;
-  const int count = TypeInRange(device) ? CountOf(device) : 0;
-  if (count == 0) return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
-  if (device_id < 0 || device_id >= count) return INFINI_STATUS_DEVICE_NOT_FOUND;
+  const infiniStatus_t status = CheckDevice(device, device_id);
+  if (status != INFINI_STATUS_SUCCESS) return status;
   return infinicts::ref::RuntimeFor(device)->MemInfo(device_id, free_bytes, total_bytes);
+}
+
+__INFINI_C infiniStatus_t infinirtGetDeviceResourceSnapshot(infiniDevice_t device, int device_id,
+                                                            infinirtDeviceResourceSnapshot_t *snapshot) {
+  if (snapshot == nullptr) return INFINI_STATUS_NULL_POINTER;
+  infiniStatus_t status = CheckDevice(device, device_id);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  // Memory is all the reference observes: its devices keep no utilisation or traffic counters.
+  infinirtDeviceResourceSnapshot_t filled{};
+  filled.device_type = device;
+  filled.device_id = device_id;
+  status = infinicts::ref::RuntimeFor(device)->MemInfo(device_id, &filled.free_bytes, &filled.total_bytes);
+  if (status != INFINI_STATUS_SUCCESS) return status;
+  filled.used_bytes = filled.total_bytes - filled.free_bytes;
+  filled.valid_fields = INFINIRT_RESOURCE_FIELD_MEMORY_CAPACITY;
+  *snapshot = filled;
+  return INFINI_STATUS_SUCCESS;
 }
 
 __INFINI_C infiniStatus_t infinirtDeviceSynchronize(void) {

@@ -14,6 +14,19 @@ __INFINI_C infiniStatus_t infinictsRefStreamEnqueue(infinirtStream_t stream, voi
   return runtime->LaunchHostFunc(stream, fn, arg);
 }
 
+__INFINI_C infiniStatus_t infinictsRefStreamEnqueueReplayable(infinirtStream_t stream, void (*fn)(void *), void *arg,
+                                                               void (*release)(void *)) {
+  infiniStatus_t status = INFINI_STATUS_NULL_POINTER;
+  if (fn != nullptr) {
+    DeviceRuntime *runtime = nullptr;
+    status = infinicts::ref::RouteStream(stream, &runtime, &stream);
+    if (status == INFINI_STATUS_SUCCESS) status = runtime->LaunchReplayableHostFunc(stream, fn, arg, release);
+  }
+  // Refused work never runs: what it holds goes at once.
+  if (status != INFINI_STATUS_SUCCESS && release != nullptr) release(arg);
+  return status;
+}
+
 __INFINI_C infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infiniDevice_t *type, int *device_id) {
   if (type == nullptr || device_id == nullptr) return INFINI_STATUS_NULL_POINTER;
   DeviceRuntime *runtime = nullptr;

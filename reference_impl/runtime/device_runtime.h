@@ -49,6 +49,11 @@ class DeviceRuntime {
   virtual infiniStatus_t StreamWaitEvent(infinirtStream_t stream, infinirtEvent_t event) = 0;
   // Runs fn(arg) on the host in stream order (for the sibling reference libraries).
   virtual infiniStatus_t LaunchHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg) = 0;
+  // The same for work that may run again: once outside a capture, once per launch of a graph
+  // captured from the stream; release(arg) (may be NULL) once no run can follow. On an error
+  // status release has not been called: the dispatch layer calls it.
+  virtual infiniStatus_t LaunchReplayableHostFunc(infinirtStream_t stream, void (*fn)(void *), void *arg,
+                                                  void (*release)(void *)) = 0;
   // Whether work enqueued on this runtime's streams has run when the enqueueing call returns
   // (the CPU runtime's synchronous mode).
   virtual bool RunsWorkAtCall() const { return false; }
@@ -61,6 +66,16 @@ class DeviceRuntime {
   virtual infiniStatus_t QueryEvent(infinirtEvent_t event, infinirtEventStatus_t *status) = 0;
   virtual infiniStatus_t SynchronizeEvent(infinirtEvent_t event) = 0;
   virtual infiniStatus_t ElapsedTime(float *ms, infinirtEvent_t start, infinirtEvent_t end) = 0;
+
+  // Graphs. The dispatch layer has checked the mode's range and that out-pointers are non-NULL.
+  virtual infiniStatus_t BeginCapture(infinirtStream_t stream, infinirtStreamCaptureMode_t mode) = 0;
+  virtual infiniStatus_t EndCapture(infinirtStream_t stream, infinirtGraph_t *graph) = 0;
+  virtual bool OwnsGraph(infinirtGraph_t graph) = 0;
+  virtual infiniStatus_t DestroyGraph(infinirtGraph_t graph) = 0;
+  virtual infiniStatus_t InstantiateGraph(infinirtGraphExec_t *exec, infinirtGraph_t graph) = 0;
+  virtual bool OwnsGraphExec(infinirtGraphExec_t exec) = 0;
+  virtual infiniStatus_t DestroyGraphExec(infinirtGraphExec_t exec) = 0;
+  virtual infiniStatus_t LaunchGraph(infinirtGraphExec_t exec, infinirtStream_t stream) = 0;
 
   // Memory. The allocation (device or host) containing p, or kNone.
   virtual MemoryRange Locate(const void *p) = 0;

@@ -34,14 +34,32 @@ infiniStatus_t RouteStream(infinirtStream_t stream, DeviceRuntime **runtime, inf
   return INFINI_STATUS_BAD_PARAM;
 }
 
-infiniStatus_t RouteEvent(infinirtEvent_t event, DeviceRuntime **runtime) {
+namespace {
+
+// The runtime for which owns(runtime, handle) holds; BAD_PARAM when none does.
+template <typename Owns>
+infiniStatus_t RouteByOwner(void *handle, Owns owns, DeviceRuntime **runtime) {
   for (DeviceRuntime *const *it = AllRuntimes(); *it != nullptr; ++it) {
-    if ((*it)->OwnsEvent(event)) {
+    if (owns(**it, handle)) {
       *runtime = *it;
       return INFINI_STATUS_SUCCESS;
     }
   }
   return INFINI_STATUS_BAD_PARAM;
+}
+
+}  // namespace
+
+infiniStatus_t RouteEvent(infinirtEvent_t event, DeviceRuntime **runtime) {
+  return RouteByOwner(event, [](DeviceRuntime &owner, void *handle) { return owner.OwnsEvent(handle); }, runtime);
+}
+
+infiniStatus_t RouteGraph(infinirtGraph_t graph, DeviceRuntime **runtime) {
+  return RouteByOwner(graph, [](DeviceRuntime &owner, void *handle) { return owner.OwnsGraph(handle); }, runtime);
+}
+
+infiniStatus_t RouteGraphExec(infinirtGraphExec_t exec, DeviceRuntime **runtime) {
+  return RouteByOwner(exec, [](DeviceRuntime &owner, void *handle) { return owner.OwnsGraphExec(handle); }, runtime);
 }
 
 DeviceRuntime *FindAllocation(const void *p, MemoryRange *range) {

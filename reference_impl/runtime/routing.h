@@ -18,6 +18,10 @@ infiniStatus_t RouteStream(infinirtStream_t stream, DeviceRuntime **runtime, inf
 // The runtime owning a non-NULL event; BAD_PARAM for a handle no runtime knows.
 infiniStatus_t RouteEvent(infinirtEvent_t event, DeviceRuntime **runtime);
 
+// The runtime owning a non-NULL graph (graph exec); BAD_PARAM for a handle no runtime knows.
+infiniStatus_t RouteGraph(infinirtGraph_t graph, DeviceRuntime **runtime);
+infiniStatus_t RouteGraphExec(infinirtGraphExec_t exec, DeviceRuntime **runtime);
+
 // The runtime whose allocation (device or host) contains p, and that allocation; NULL when none.
 DeviceRuntime *FindAllocation(const void *p, MemoryRange *range);
 

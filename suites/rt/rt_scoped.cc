@@ -34,6 +34,8 @@ void Scoped::Reset() {
     case HandleKind::kHostMemory: rt().infinirtFreeHost(handle_); break;
     case HandleKind::kStream: rt().infinirtStreamDestroy(handle_); break;
     case HandleKind::kEvent: rt().infinirtEventDestroy(handle_); break;
+    case HandleKind::kGraph: rt().infinirtGraphDestroy(handle_); break;
+    case HandleKind::kGraphExec: rt().infinirtGraphExecDestroy(handle_); break;
   }
   handle_ = nullptr;
 }

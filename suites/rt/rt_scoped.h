@@ -32,7 +32,7 @@ class OnDevice {
   bool switched_ = false;
 };
 
-enum class HandleKind { kDeviceMemory, kHostMemory, kStream, kEvent };
+enum class HandleKind { kDeviceMemory, kHostMemory, kStream, kEvent, kGraph, kGraphExec };
 
 class Scoped {
  public:
@@ -67,6 +67,12 @@ struct ScopedStream : Scoped {
 };
 struct ScopedEvent : Scoped {
   explicit ScopedEvent(infinirtEvent_t e) : Scoped(HandleKind::kEvent, e) {}
+};
+struct ScopedGraph : Scoped {
+  explicit ScopedGraph(infinirtGraph_t g) : Scoped(HandleKind::kGraph, g) {}
+};
+struct ScopedGraphExec : Scoped {
+  explicit ScopedGraphExec(infinirtGraphExec_t e) : Scoped(HandleKind::kGraphExec, e) {}
 };
 
 }  // namespace infinicts::rt_cases

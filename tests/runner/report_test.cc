@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "report/atomic_file.h"
@@ -181,6 +182,26 @@ TEST(Levels, ARefusedOptionalCapabilityIsListedNotBlocking) {
   f64.status = Status::kFail;
   wrong.Add(f64);
   EXPECT_FALSE(wrong.Evaluate().minimal.reached);
+}
+
+TEST(Levels, OptionalPartsAreReportedButDecideNoLevel) {
+  for (Status status : {Status::kFail, Status::kUnsupported, Status::kCrash}) {
+    LevelTally tally;
+    AddMinimalPasses(&tally);
+    tally.Add(Result("rt", "event", Status::kPass));
+    tally.Add(Result("ccl", "all_reduce", Status::kPass));
+    tally.Add(Result("rt", "graph", status, "g"));
+    tally.Add(Result("rt", "resource_snapshot", Status::kPass, "s"));
+    const LevelOutcomes outcomes = tally.Evaluate();
+    EXPECT_TRUE(outcomes.minimal.reached) << StatusName(status);
+    EXPECT_TRUE(outcomes.advanced.reached) << StatusName(status);
+    std::map<std::string, PartVerdict> parts;
+    for (const PartVerdict &part : tally.Parts()) parts[part.part] = part;
+    ASSERT_EQ(parts.count("rt.graph"), 1u);
+    EXPECT_EQ(parts["rt.graph"].level, "optional");
+    EXPECT_EQ(parts["rt.graph"].verdict, status == Status::kUnsupported ? "unsupported" : "fail");
+    EXPECT_EQ(parts["rt.resource_snapshot"].verdict, "pass");
+  }
 }
 
 TEST(Levels, AdvancedOnlyParts) {

@@ -24,6 +24,18 @@
  * device type has no runtime here -> DEVICE_TYPE_NOT_SUPPORTED. */
 __INFINI_C __export infiniStatus_t infinictsRefStreamEnqueue(infinirtStream_t stream, void (*fn)(void *), void *arg);
 
+/* infinictsRefStreamEnqueue for work that may run any number of times: the form a stream that
+ * is capturing a graph (infinirtStreamBeginCapture) records instead of running it. Outside a
+ * capture fn runs once, in stream order, as infinictsRefStreamEnqueue's does; during one it does
+ * not run at all, and every launch of a graph instantiated from the capture runs it again, in
+ * that launch's stream order. release(arg) (may be NULL) is called exactly once, after the last
+ * run fn can ever have (the work ran, or the last graph and graph exec holding it were
+ * destroyed), on any thread; on a status other than SUCCESS right away, before returning.
+ * infinictsRefStreamEnqueue itself is refused on a capturing stream (BAD_PARAM): its fn is
+ * meant to run once. */
+__INFINI_C __export infiniStatus_t infinictsRefStreamEnqueueReplayable(infinirtStream_t stream, void (*fn)(void *),
+                                                                       void *arg, void (*release)(void *));
+
 /* The device a stream belongs to (NULL: the calling thread's current device).
  * type or device_id NULL -> NULL_POINTER; unknown stream -> BAD_PARAM. */
 __INFINI_C __export infiniStatus_t infinictsRefStreamDevice(infinirtStream_t stream, infiniDevice_t *type,
@@ -64,6 +76,16 @@ inline infiniStatus_t EnqueueOnStream(infinirtStream_t stream, std::function<voi
       heap_work);
   if (status != INFINI_STATUS_SUCCESS) delete heap_work;
   return status;
+}
+
+/* infinictsRefStreamEnqueueReplayable for any callable: `work` runs in stream order, once, or
+ * once per launch of a graph captured from the stream; it must therefore read its inputs when it
+ * runs and keep no state from one run to the next. */
+inline infiniStatus_t EnqueueReplayableOnStream(infinirtStream_t stream, std::function<void()> work) {
+  auto *heap_work = new std::function<void()>(std::move(work));
+  return infinictsRefStreamEnqueueReplayable(
+      stream, [](void *arg) { (*static_cast<std::function<void()> *>(arg))(); }, heap_work,
+      [](void *arg) { delete static_cast<std::function<void()> *>(arg); });
 }
 
 }  // namespace infinicts_ref

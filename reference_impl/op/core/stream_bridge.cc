@@ -13,7 +13,7 @@ infiniStatus_t EnqueueOnStream(infiniDevice_t type, int device, void *stream, st
   const infiniStatus_t status = infinictsRefStreamDevice(stream, &stream_type, &stream_device);
   if (status != INFINI_STATUS_SUCCESS) return status;
   if (stream_type != type || stream_device != device) return INFINI_STATUS_BAD_PARAM;
-  return infinicts_ref::EnqueueOnStream(stream, [work = std::move(work)] {
+  return infinicts_ref::EnqueueReplayableOnStream(stream, [work = std::move(work)] {
     // Nothing can carry a failure back from the stream's worker; say it and go on.
     try {
       work();

@@ -1,5 +1,6 @@
 // How an operator's work reaches a runtime stream: queued behind everything already on
-// that stream, run by the stream's worker, in order with the runtime's own work.
+// that stream, run by the stream's worker, in order with the runtime's own work. Operators'
+// work reads its tensors when it runs, so a stream capturing a graph records it for replay.
 #ifndef INFINICTS_REF_OP_CORE_STREAM_BRIDGE_H
 #define INFINICTS_REF_OP_CORE_STREAM_BRIDGE_H
 

@@ -153,6 +153,27 @@ const std::vector<RtFault> &RtFaults() {
        [](RtTable &calls) { calls.infinirtStreamSynchronize = &HangingStreamSynchronize; }},
       {"d2h_short_by_one", "a synchronous D2H Memcpy of n > 0 bytes copies n - 1",
        [](RtTable &calls) { calls.infinirtMemcpy = &D2hShortByOne; }},
+      {"graph_launch_runs_nothing", "GraphLuanch answers SUCCESS and enqueues nothing", &InstallGraphLaunchRunsNothing},
+      {"capture_runs_eagerly",
+       "StreamBeginCapture only marks the stream: its work runs at the call, and EndCapture gives an empty graph",
+       &InstallCaptureRunsEagerly},
+      {"graph_snapshots_host_at_capture",
+       "a captured H2D copy stages its host source at the call: every launch copies the bytes held at capture",
+       &InstallGraphSnapshotsHostAtCapture},
+      {"graph_destroy_takes_its_execs", "GraphDestroy also destroys the graph execs instantiated from the graph",
+       &InstallGraphDestroyTakesItsExecs},
+      {"snapshot_total_from_host", "the resource snapshot reports the host's physical memory, not the device's",
+       &InstallSnapshotTotalFromHost},
+      {"snapshot_device_id_zero", "the resource snapshot says device 0 whichever device was asked for",
+       &InstallSnapshotDeviceIdZero},
+      {"graph_calls_accept_bad_input",
+       "an unknown capture mode captures as GLOBAL; EndCapture, GraphInstantiate and GraphLuanch answer SUCCESS "
+       "for a NULL out-pointer or exec",
+       &InstallGraphCallsAcceptBadInput},
+      {"snapshot_accepts_bad_input",
+       "the resource snapshot answers SUCCESS for NULL and unknown devices, and marks an unknown bit, an estimate "
+       "outside valid_fields and a utilization of 1.5",
+       &InstallSnapshotAcceptsBadInput},
   };
   return faults;
 }

@@ -15,5 +15,14 @@ const std::vector<RtFault> &RtFaults();
 void InstallMemcpyAsyncOutOfOrder(RtTable &calls);
 void InstallEventTimeAtRecord(RtTable &calls);
 void InstallPeerCopySourceMustBeCurrent(RtTable &calls);
+// graph_faults.cc
+void InstallGraphLaunchRunsNothing(RtTable &calls);
+void InstallCaptureRunsEagerly(RtTable &calls);
+void InstallGraphSnapshotsHostAtCapture(RtTable &calls);
+void InstallGraphDestroyTakesItsExecs(RtTable &calls);
+void InstallSnapshotTotalFromHost(RtTable &calls);
+void InstallSnapshotDeviceIdZero(RtTable &calls);
+void InstallGraphCallsAcceptBadInput(RtTable &calls);
+void InstallSnapshotAcceptsBadInput(RtTable &calls);
 
 }  // namespace infinicts::fault
