@@ -158,33 +158,24 @@ struct AddRmsNormOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5})) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {4, 5}));
     const Problem half = Make(INFINI_DTYPE_F16, INFINI_DTYPE_F16, {4, 5});
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("b_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
-    bad("residual_out_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
-    bad("a_f32_weight_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
-    bad("a_f16_weight_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F64; }, half);
-    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {4}); });
-    bad("weight_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {1, 5}); });
-    bad("b_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {4, 6}); });
-    bad("residual_out_3x5", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {3, 5}); });
-    bad("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-    bad("residual_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[1].layout.strides = {0, 1}; });
-    return list;
+    bad.Add("b_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad.Add("residual_out_f16_a_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+    bad.Add("a_f32_weight_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad.AddFor(half, "a_f16_weight_f64", INFINI_STATUS_BAD_TENSOR_DTYPE,
+               [](Specs &s) { s[4].dtype = INFINI_DTYPE_F64; });
+    bad.Add("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {4}); });
+    bad.Add("weight_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {1, 5}); });
+    bad.Add("b_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {4, 6}); });
+    bad.Add("residual_out_3x5", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {3, 5}); });
+    bad.Add("y_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad.Add("residual_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[1].layout.strides = {0, 1}; });
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {{1, 2}, {1, 3}}; }

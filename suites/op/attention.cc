@@ -227,63 +227,52 @@ struct AttentionOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
     // Default(F32): out [3, 4, 8], q [4, 3, 8], k and v [2, 3, 8], caches [2, 10, 8], pos 5.
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Default(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(Default(INFINI_DTYPE_F32));
     Problem past_too_long = Default(INFINI_DTYPE_F32);
     past_too_long.pos = 8;  // 8 + 3 > the 10 rows the caches below keep
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("all_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.Add("all_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_F64;
     });
-    bad("q_f16_rest_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
-    bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[5].dtype = INFINI_DTYPE_BF16; });
-    bad("out_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 24}); });
-    bad("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 3, 8}); });
-    bad("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {2, 2, 8}); });
-    bad("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {2, 3, 4}); });
-    bad("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[2], {3, 3, 8});
-      reshape(s[3], {3, 3, 8});
-      reshape(s[4], {3, 10, 8});
-      reshape(s[5], {3, 10, 8});
+    bad.Add("q_f16_rest_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+    bad.Add("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[5].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("out_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad.Add("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 24}); });
+    bad.Add("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 3, 8}); });
+    bad.Add("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {2, 2, 8}); });
+    bad.Add("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {2, 3, 4}); });
+    bad.Add("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[2], {3, 3, 8});
+      Reshape(s[3], {3, 3, 8});
+      Reshape(s[4], {3, 10, 8});
+      Reshape(s[5], {3, 10, 8});
     });
-    bad("k_cache_heads_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {1, 10, 8}); });
-    bad("v_cache_head_dim_16", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {2, 10, 16}); });
-    bad("k_cache_shorter_than_pos_plus_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2, 7, 8}); });
-    bad("pos_past_the_caches", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[4], {2, 10, 8});
-      reshape(s[5], {2, 10, 8});
-    }, past_too_long);
-    bad("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 8, 1}; });
-    bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[4].layout.strides = {80, 0, 1}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[1].dtype = INFINI_DTYPE_F16;
-          reshape(s[0], {4, 3, 8});
-        },
-        Default(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[2], {2, 2, 8});
-          s[4].layout.strides = {80, 0, 1};
-        },
-        Default(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("k_cache_heads_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {1, 10, 8}); });
+    bad.Add("v_cache_head_dim_16", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[5], {2, 10, 16}); });
+    bad.Add("k_cache_shorter_than_pos_plus_seq", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {2, 7, 8}); });
+    bad.AddFor(past_too_long, "pos_past_the_caches", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[4], {2, 10, 8});
+      Reshape(s[5], {2, 10, 8});
+    });
+    bad.Add("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 8, 1}; });
+    bad.Add("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[4].layout.strides = {80, 0, 1}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[1].dtype = INFINI_DTYPE_F16;
+              Reshape(s[0], {4, 3, 8});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[2], {2, 2, 8});
+              s[4].layout.strides = {80, 0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

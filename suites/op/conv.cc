@@ -191,18 +191,7 @@ struct ConvOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Small(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(Small(INFINI_DTYPE_F32));
     auto unchanged = [](Specs &) {};
     Problem n_zero = Small(INFINI_DTYPE_F32);
     n_zero.n_override = 0;
@@ -222,33 +211,33 @@ struct ConvOp {
     stride_negative.strides = {1, -1};
     Problem dilation_0 = Small(INFINI_DTYPE_F32);
     dilation_0.dilations = {1, 0};
-    bad("n_0", INFINI_STATUS_BAD_PARAM, unchanged, n_zero);
-    bad("n_31", INFINI_STATUS_BAD_PARAM, unchanged, n_31);
-    bad("stride_0", INFINI_STATUS_BAD_PARAM, unchanged, stride_0);
-    bad("stride_negative", INFINI_STATUS_BAD_PARAM, unchanged, stride_negative);
-    bad("dilation_0", INFINI_STATUS_BAD_PARAM, unchanged, dilation_0);
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.AddFor(n_zero, "n_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(n_31, "n_31", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(stride_0, "stride_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(stride_negative, "stride_negative", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(dilation_0, "dilation_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("w_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
-    bad("b_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
-    bad("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 4, 3, 5}); });
-    bad("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 2, 3, 2}); });
-    bad("y_out_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 5, 3, 4}); });
-    bad("bias_length_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {5}); });
-    bad("x_missing_a_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {2, 3, 6}); });
-    bad("kernel_past_padded_input", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 3, 9, 2}); });
-    bad("y_channels_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[0].layout.strides = {48, 0, 4, 1}; });
-    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; }, stride_0,
-        INFINI_STATUS_BAD_TENSOR_DTYPE);
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[2].dtype = INFINI_DTYPE_F16;
-          reshape(s[3], {5});
-        },
-        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
-    return list;
+    bad.Add("w_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
+    bad.Add("b_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
+    bad.Add("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {2, 4, 3, 5}); });
+    bad.Add("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4, 2, 3, 2}); });
+    bad.Add("y_out_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {2, 5, 3, 4}); });
+    bad.Add("bias_length_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {5}); });
+    bad.Add("x_missing_a_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {2, 3, 6}); });
+    bad.Add("kernel_past_padded_input", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4, 3, 9, 2}); });
+    bad.Add("y_channels_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[0].layout.strides = {48, 0, 4, 1}; });
+    bad.AddFor(stride_0, "param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; },
+               INFINI_STATUS_BAD_TENSOR_DTYPE);
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[2].dtype = INFINI_DTYPE_F16;
+              Reshape(s[3], {5});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

@@ -127,43 +127,32 @@ struct EmbeddingOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, {3, 4}, 11, 6);
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("input_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; });
-    bad("input_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I16; });
-    bad("weight_and_output_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, {3, 4}, 11, 6));
+    bad.Add("input_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; });
+    bad.Add("input_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I16; });
+    bad.Add("weight_and_output_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       s[0].dtype = INFINI_DTYPE_I32;
       s[2].dtype = INFINI_DTYPE_I32;
     });
-    bad("output_f16_weight_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("weight_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {66}); });
-    bad("output_dim_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {3, 4, 7}); });
-    bad("output_without_index_dims", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {12, 6}); });
-    bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[1].dtype = INFINI_DTYPE_F32;
-          reshape(s[0], {3, 4, 7});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[2], {66});
-          s[0].layout.strides = {24, 0, 1};
-        },
-        INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("output_f16_weight_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad.Add("weight_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {66}); });
+    bad.Add("output_dim_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {3, 4, 7}); });
+    bad.Add("output_without_index_dims", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {12, 6}); });
+    bad.Add("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[1].dtype = INFINI_DTYPE_F32;
+              Reshape(s[0], {3, 4, 7});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[2], {66});
+              s[0].layout.strides = {24, 0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

@@ -193,67 +193,54 @@ struct GemmOp {
   }
 
   static std::vector<BadDescriptor> BadDescriptors() {
-    const Problem base = Small(INFINI_DTYPE_F32);
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(std::vector<TensorSpec> &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = base;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      return d;
-    };
-    auto shape = [](TensorSpec &spec, Shape s) { spec.layout = ContiguousLayout(s); };
-    return {
-        bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE,
-            [](auto &s) {
-              for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
-            }),
-        bad("a_f16_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[1].dtype = INFINI_DTYPE_F16; }),
-        bad("b_f64_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[2].dtype = INFINI_DTYPE_F64; }),
-        bad("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[2], {8, 6}); }),
-        bad("m_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[0], {4, 6}); }),
-        bad("n_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[2], {7, 5}); }),
-        bad("a_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](auto &s) { shape(s[1], {35}); }),
-        bad("all_4d", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [=](auto &s) {
-              shape(s[0], {1, 1, 5, 6});
-              shape(s[1], {1, 1, 5, 7});
-              shape(s[2], {1, 1, 7, 6});
-            }),
-        bad("batch_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [=](auto &s) {
-              shape(s[0], {4, 5, 6});
-              shape(s[1], {3, 5, 7});
-              shape(s[2], {4, 7, 6});
-            }),
-        bad("a_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](auto &s) { s[1].layout.strides = {14, 2}; }),
-        bad("c_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](auto &s) { s[0].layout.strides = {12, 2}; }),
-        bad("c_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](auto &s) { s[0].layout.strides = {3, 1}; }),
-        bad("a_leading_dim_too_small", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](auto &s) { s[1].layout.strides = {1, 3}; }),
-        bad("c_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [=](auto &s) {
-              s[0].layout = Layout{{2, 5, 6}, {0, 6, 1}, 0};
-              shape(s[1], {2, 5, 7});
-              shape(s[2], {2, 7, 6});
-            }),
-        bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-            [=](auto &s) {
-              s[1].dtype = INFINI_DTYPE_I32;
-              shape(s[2], {8, 6});
-            },
-            INFINI_STATUS_BAD_TENSOR_SHAPE),
-        bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-            [=](auto &s) {
-              shape(s[2], {8, 6});
-              s[0].layout.strides = {12, 2};
-            },
-            INFINI_STATUS_BAD_TENSOR_STRIDES),
-    };
+    return BadDescriptorList<Problem>(Small(INFINI_DTYPE_F32))
+        .Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE,
+             [](auto &s) {
+               for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+             })
+        .Add("a_f16_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[1].dtype = INFINI_DTYPE_F16; })
+        .Add("b_f64_with_c_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](auto &s) { s[2].dtype = INFINI_DTYPE_F64; })
+        .Add("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [](auto &s) { Reshape(s[2], {8, 6}); })
+        .Add("m_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [](auto &s) { Reshape(s[0], {4, 6}); })
+        .Add("n_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [](auto &s) { Reshape(s[2], {7, 5}); })
+        .Add("a_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](auto &s) { Reshape(s[1], {35}); })
+        .Add("all_4d", INFINI_STATUS_BAD_TENSOR_SHAPE,
+             [](auto &s) {
+               Reshape(s[0], {1, 1, 5, 6});
+               Reshape(s[1], {1, 1, 5, 7});
+               Reshape(s[2], {1, 1, 7, 6});
+             })
+        .Add("batch_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE,
+             [](auto &s) {
+               Reshape(s[0], {4, 5, 6});
+               Reshape(s[1], {3, 5, 7});
+               Reshape(s[2], {4, 7, 6});
+             })
+        .Add("a_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
+             [](auto &s) { s[1].layout.strides = {14, 2}; })
+        .Add("c_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
+             [](auto &s) { s[0].layout.strides = {12, 2}; })
+        .Add("c_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](auto &s) { s[0].layout.strides = {3, 1}; })
+        .Add("a_leading_dim_too_small", INFINI_STATUS_BAD_TENSOR_STRIDES,
+             [](auto &s) { s[1].layout.strides = {1, 3}; })
+        .Add("c_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+             [](auto &s) {
+               s[0].layout = Layout{{2, 5, 6}, {0, 6, 1}, 0};
+               Reshape(s[1], {2, 5, 7});
+               Reshape(s[2], {2, 7, 6});
+             })
+        .Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+             [](auto &s) {
+               s[1].dtype = INFINI_DTYPE_I32;
+               Reshape(s[2], {8, 6});
+             },
+             INFINI_STATUS_BAD_TENSOR_SHAPE)
+        .Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+             [](auto &s) {
+               Reshape(s[2], {8, 6});
+               s[0].layout.strides = {12, 2};
+             },
+             INFINI_STATUS_BAD_TENSOR_STRIDES);
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

@@ -195,56 +195,46 @@ struct KVCachingOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Default(INFINI_DTYPE_F32);  // caches [3, 2, 10, 8], k and v [3, 2, 2, 8]
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    // Default(F32): caches [3, 2, 10, 8], k and v [3, 2, 2, 8].
+    BadDescriptorList<Problem> bad(Default(INFINI_DTYPE_F32));
     // The mutators outlive this function: they capture the helpers by value.
-    auto reshape_kv = [reshape](Specs &s, Shape shape) {
-      reshape(s[2], shape);
-      reshape(s[3], shape);
+    auto reshape_kv = [](Specs &s, Shape shape) {
+      Reshape(s[2], shape);
+      Reshape(s[3], shape);
     };
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("k_f16_caches_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
-    bad("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
-    bad("lengths_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
-    bad("lengths_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I16; });
-    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {3, 2, 80}); });
-    bad("v_cache_longer", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {3, 2, 11, 8}); });
-    bad("kv_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 3, 2, 8}); });
-    bad("kv_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 2, 4}); });
-    bad("kv_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {2, 2, 2, 8}); });
-    bad("v_new_len_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {3, 2, 1, 8}); });
-    bad("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
-    bad("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {3, 1}); });
-    bad("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2}); });
-    bad("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
-    bad("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[2].dtype = INFINI_DTYPE_F16;
-          reshape(s[4], {2});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[4], {2});
-          s[0].layout.strides = {160, 80, 0, 1};
-        },
-        INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("k_f16_caches_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
+    bad.Add("v_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("lengths_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
+    bad.Add("lengths_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I16; });
+    bad.Add("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[0], {3, 2, 80}); });
+    bad.Add("v_cache_longer", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[1], {3, 2, 11, 8}); });
+    bad.Add("kv_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 3, 2, 8}); });
+    bad.Add("kv_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 2, 4}); });
+    bad.Add("kv_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {2, 2, 2, 8}); });
+    bad.Add("v_new_len_1", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[3], {3, 2, 1, 8}); });
+    bad.Add("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
+    bad.Add("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[4], {3, 1}); });
+    bad.Add("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[4], {2}); });
+    bad.Add("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
+    bad.Add("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [=](Specs &s) {
+              s[2].dtype = INFINI_DTYPE_F16;
+              Reshape(s[4], {2});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [=](Specs &s) {
+              Reshape(s[4], {2});
+              s[0].layout.strides = {160, 80, 0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

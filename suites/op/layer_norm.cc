@@ -153,43 +153,32 @@ struct LayerNormOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, {4, 5});
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, {4, 5}));
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("weight_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
-    bad("std_deviation_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; });
-    bad("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {4}); });
-    bad("bias_length_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {6}); });
-    bad("std_deviation_full_shape", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 5}); });
-    bad("standardization_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 6}); });
-    bad("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-    bad("std_deviation_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[2].layout.strides = {0}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[4].dtype = INFINI_DTYPE_F16;
-          reshape(s[5], {6});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[5], {6});
-          s[0].layout.strides = {0, 1};
-        },
-        INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("weight_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad.Add("std_deviation_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) { s[2].dtype = INFINI_DTYPE_F64; });
+    bad.Add("weight_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {4}); });
+    bad.Add("bias_length_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[5], {6}); });
+    bad.Add("std_deviation_full_shape", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4, 5}); });
+    bad.Add("standardization_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 6}); });
+    bad.Add("output_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad.Add("std_deviation_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[2].layout.strides = {0}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[4].dtype = INFINI_DTYPE_F16;
+              Reshape(s[5], {6});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[5], {6});
+              s[0].layout.strides = {0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   // output = input, or input_standardization = input.

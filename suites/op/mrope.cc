@@ -218,19 +218,8 @@ struct MRoPEOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
     // Small(F32): q and q_out [5, 32], k and k_out [5, 16], tables [29, 6], positions [3, 5].
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Small(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(Small(INFINI_DTYPE_F32));
     auto unchanged = [](Specs &) {};
     // Attribute faults; the tensors stay those of Small (tables [29, 6]).
     auto with = [](std::function<void(Problem &)> change) {
@@ -238,62 +227,65 @@ struct MRoPEOp {
       change(p);
       return p;
     };
-    bad("rotary_dim_odd", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.rotary_dim = 13; }));
-    bad("rotary_dim_past_head_size", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) {
-          p.rotary_dim = 18;
-          p.section_w = 6;  // the sections still add up to rotary_dim / 2
-        }));
-    bad("rotary_dim_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.rotary_dim = 0; }));
-    bad("sections_sum_5_of_6", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.section_w = 2; }));
-    bad("section_h_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) {
-          p.section_h = 0;
-          p.section_w = 5;
-        }));
-    bad("head_size_0", INFINI_STATUS_BAD_PARAM, unchanged, with([](Problem &p) { p.head_size = 0; }));
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    const Problem rotary_dim_odd = with([](Problem &p) { p.rotary_dim = 13; });
+    const Problem rotary_dim_past_head_size = with([](Problem &p) {
+      p.rotary_dim = 18;
+      p.section_w = 6;  // the sections still add up to rotary_dim / 2
+    });
+    const Problem section_h_0 = with([](Problem &p) {
+      p.section_h = 0;
+      p.section_w = 5;
+    });
+    bad.AddFor(rotary_dim_odd, "rotary_dim_odd", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(rotary_dim_past_head_size, "rotary_dim_past_head_size", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(with([](Problem &p) { p.rotary_dim = 0; }), "rotary_dim_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(with([](Problem &p) { p.section_w = 2; }), "sections_sum_5_of_6", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(section_h_0, "section_h_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(with([](Problem &p) { p.head_size = 0; }), "head_size_0", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("cos_f16_q_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
-    bad("k_out_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
-    bad("positions_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; });
-    bad("positions_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I16; });
-    bad("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[0], {5, 2, 16});
-      reshape(s[2], {5, 2, 16});
+    bad.Add("cos_f16_q_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
+    bad.Add("k_out_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("positions_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; });
+    bad.Add("positions_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I16; });
+    bad.Add("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[0], {5, 2, 16});
+      Reshape(s[2], {5, 2, 16});
     });
-    bad("q_width_not_whole_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[0], {5, 24});
-      reshape(s[2], {5, 24});
+    bad.Add("q_width_not_whole_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[0], {5, 24});
+      Reshape(s[2], {5, 24});
     });
-    bad("q_out_one_head", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {5, 16}); });
-    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[1], {4, 16});
-      reshape(s[3], {4, 16});
+    bad.Add("q_out_one_head", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {5, 16}); });
+    bad.Add("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[1], {4, 16});
+      Reshape(s[3], {4, 16});
     });
-    bad("table_width_rotary_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[4], {29, 12});
-      reshape(s[5], {29, 12});
+    bad.Add("table_width_rotary_dim", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[4], {29, 12});
+      Reshape(s[5], {29, 12});
     });
-    bad("sin_rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[5], {30, 6}); });
-    bad("positions_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {2, 5}); });
-    bad("positions_tokens_by_3", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {5, 3}); });
-    bad("positions_of_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[6], {6}); });
-    bad("q_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; },
-        with([](Problem &p) { p.rotary_dim = 13; }), INFINI_STATUS_BAD_TENSOR_DTYPE);
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[4].dtype = INFINI_DTYPE_F16;
-          reshape(s[6], {6});
-        },
-        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[6], {6});
-          s[0].layout.strides = {0, 1};
-        },
-        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("sin_rows_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[5], {30, 6}); });
+    bad.Add("positions_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[6], {2, 5}); });
+    bad.Add("positions_tokens_by_3", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[6], {5, 3}); });
+    bad.Add("positions_of_6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[6], {6}); });
+    bad.Add("q_out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad.AddFor(rotary_dim_odd, "param_before_dtype", INFINI_STATUS_BAD_PARAM,
+               [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; }, INFINI_STATUS_BAD_TENSOR_DTYPE);
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[4].dtype = INFINI_DTYPE_F16;
+              Reshape(s[6], {6});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[6], {6});
+              s[0].layout.strides = {0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {{0, 2}, {1, 3}}; }

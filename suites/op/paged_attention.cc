@@ -119,67 +119,56 @@ struct PagedAttentionOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
     // Default: out and q [2, 4, 64], pools [6, 2, 16, 64], block_tables [2, 3], seq_lens [2].
     const Problem plain = Default(INFINI_DTYPE_F16), with_alibi = Default(INFINI_DTYPE_F16, AlibiUse::kSlopes);
     const size_t blocks = AssignBlocks(plain).num_blocks;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   const Problem &problem, infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(plain);
     const infiniStatus_t kDtype = INFINI_STATUS_BAD_TENSOR_DTYPE, kShape = INFINI_STATUS_BAD_TENSOR_SHAPE;
-    bad("all_f32", kDtype, [](Specs &s) { for (auto &t : s) t.dtype = INFINI_DTYPE_F32; }, plain);
-    bad("k_cache_bf16_among_f16", kDtype, [](Specs &s) { s[2].dtype = INFINI_DTYPE_BF16; }, plain);
-    bad("out_bf16_among_f16", kDtype, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; }, plain);
-    bad("q_f32_among_f16", kDtype, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; }, plain);
-    bad("block_tables_f32", kDtype, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; }, plain);
-    bad("seq_lens_i32_tables_i64", kDtype, [](Specs &s) { s[5].dtype = INFINI_DTYPE_I32; }, plain);
-    bad("indices_i16", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = INFINI_DTYPE_I16; }, plain);
-    bad("alibi_f16", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F16; }, with_alibi);
-    bad("q_2d", kShape, [=](Specs &s) { reshape(s[1], {2, 256}); }, plain);
-    bad("k_cache_3d", kShape, [=](Specs &s) { reshape(s[2], {blocks, 2, 1024}); }, plain);
-    bad("k_cache_head_size_128", kShape, [=](Specs &s) { reshape(s[2], {blocks, 2, 16, 128}); }, plain);
-    bad("v_cache_one_block_more", kShape, [=](Specs &s) { reshape(s[3], {blocks + 1, 2, 16, 64}); }, plain);
-    bad("v_cache_block_size_8", kShape, [=](Specs &s) { reshape(s[3], {blocks, 2, 8, 64}); }, plain);
-    bad("v_cache_3_kv_heads", kShape, [=](Specs &s) { reshape(s[3], {blocks, 3, 16, 64}); }, plain);
-    bad("out_3_heads", kShape, [=](Specs &s) { reshape(s[0], {2, 3, 64}); }, plain);
-    bad("out_value_size_128", kShape, [=](Specs &s) { reshape(s[0], {2, 4, 128}); }, plain);
-    bad("out_3_seqs", kShape, [=](Specs &s) { reshape(s[0], {3, 4, 64}); }, plain);
-    bad("seq_lens_of_3", kShape, [=](Specs &s) { reshape(s[5], {3}); }, plain);
-    bad("block_tables_1d", kShape, [=](Specs &s) { reshape(s[4], {6}); }, plain);
-    bad("block_tables_3_rows", kShape, [=](Specs &s) { reshape(s[4], {3, 3}); }, plain);
-    bad("heads_3_over_2_kv_heads", kShape, [=](Specs &s) {
-      reshape(s[0], {2, 3, 64});
-      reshape(s[1], {2, 3, 64});
-    }, plain);
-    bad("value_size_32", kShape, [=](Specs &s) {  // value_size ≠ head_size outside MLA's pair
-      reshape(s[0], {2, 4, 32});
-      reshape(s[3], {blocks, 2, 16, 32});
-    }, plain);
-    bad("alibi_of_5", kShape, [=](Specs &s) { reshape(s[6], {5}); }, with_alibi);
-    bad("alibi_2d", kShape, [=](Specs &s) { reshape(s[6], {1, 4}); }, with_alibi);
-    bad("out_seqs_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[0].layout.strides = {0, 64, 1}; }, plain);
-    bad("dtype_before_shape", kDtype,
-        [=](Specs &s) {
-          s[2].dtype = INFINI_DTYPE_BF16;
-          reshape(s[5], {3});
-        },
-        plain, kShape);
-    bad("shape_before_strides", kShape,
-        [=](Specs &s) {
-          reshape(s[5], {3});
-          s[0].layout.strides = {0, 64, 1};
-        },
-        plain, INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("all_f32", kDtype, [](Specs &s) { for (auto &t : s) t.dtype = INFINI_DTYPE_F32; });
+    bad.Add("k_cache_bf16_among_f16", kDtype, [](Specs &s) { s[2].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("out_bf16_among_f16", kDtype, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("q_f32_among_f16", kDtype, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; });
+    bad.Add("block_tables_f32", kDtype, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
+    bad.Add("seq_lens_i32_tables_i64", kDtype, [](Specs &s) { s[5].dtype = INFINI_DTYPE_I32; });
+    bad.Add("indices_i16", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = INFINI_DTYPE_I16; });
+    bad.AddFor(with_alibi, "alibi_f16", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F16; });
+    bad.Add("q_2d", kShape, [=](Specs &s) { Reshape(s[1], {2, 256}); });
+    bad.Add("k_cache_3d", kShape, [=](Specs &s) { Reshape(s[2], {blocks, 2, 1024}); });
+    bad.Add("k_cache_head_size_128", kShape, [=](Specs &s) { Reshape(s[2], {blocks, 2, 16, 128}); });
+    bad.Add("v_cache_one_block_more", kShape, [=](Specs &s) { Reshape(s[3], {blocks + 1, 2, 16, 64}); });
+    bad.Add("v_cache_block_size_8", kShape, [=](Specs &s) { Reshape(s[3], {blocks, 2, 8, 64}); });
+    bad.Add("v_cache_3_kv_heads", kShape, [=](Specs &s) { Reshape(s[3], {blocks, 3, 16, 64}); });
+    bad.Add("out_3_heads", kShape, [=](Specs &s) { Reshape(s[0], {2, 3, 64}); });
+    bad.Add("out_value_size_128", kShape, [=](Specs &s) { Reshape(s[0], {2, 4, 128}); });
+    bad.Add("out_3_seqs", kShape, [=](Specs &s) { Reshape(s[0], {3, 4, 64}); });
+    bad.Add("seq_lens_of_3", kShape, [=](Specs &s) { Reshape(s[5], {3}); });
+    bad.Add("block_tables_1d", kShape, [=](Specs &s) { Reshape(s[4], {6}); });
+    bad.Add("block_tables_3_rows", kShape, [=](Specs &s) { Reshape(s[4], {3, 3}); });
+    bad.Add("heads_3_over_2_kv_heads", kShape, [=](Specs &s) {
+      Reshape(s[0], {2, 3, 64});
+      Reshape(s[1], {2, 3, 64});
+    });
+    bad.Add("value_size_32", kShape, [=](Specs &s) {  // value_size ≠ head_size outside MLA's pair
+      Reshape(s[0], {2, 4, 32});
+      Reshape(s[3], {blocks, 2, 16, 32});
+    });
+    bad.AddFor(with_alibi, "alibi_of_5", kShape, [=](Specs &s) { Reshape(s[6], {5}); });
+    bad.AddFor(with_alibi, "alibi_2d", kShape, [=](Specs &s) { Reshape(s[6], {1, 4}); });
+    bad.Add("out_seqs_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[0].layout.strides = {0, 64, 1}; });
+    bad.Add("dtype_before_shape", kDtype,
+            [=](Specs &s) {
+              s[2].dtype = INFINI_DTYPE_BF16;
+              Reshape(s[5], {3});
+            },
+            kShape);
+    bad.Add("shape_before_strides", kShape,
+            [=](Specs &s) {
+              Reshape(s[5], {3});
+              s[0].layout.strides = {0, 64, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

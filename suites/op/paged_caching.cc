@@ -214,53 +214,43 @@ struct PagedCachingOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Default(INFINI_DTYPE_F32);  // pools [4, 2, 4, 8], k and v [3, 2, 8], slot_mapping [3]
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("all_i64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    // Default(F32): pools [4, 2, 4, 8], k and v [3, 2, 8], slot_mapping [3].
+    BadDescriptorList<Problem> bad(Default(INFINI_DTYPE_F32));
+    bad.Add("all_i64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I64;
     });
-    bad("slot_mapping_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I32; });
-    bad("slot_mapping_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
-    bad("v_f16_pools_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
-    bad("k_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
-    bad("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {3, 16}); });
-    bad("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 2, 32}); });
-    bad("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4, 2, 8}); });
-    bad("v_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {3, 3, 8}); });
-    bad("k_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 2, 4, 4}); });
-    bad("v_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 2, 4, 4}); });
-    bad("v_cache_block_size_8", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {4, 2, 8, 8}); });
-    bad("v_cache_5_blocks", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {5, 2, 4, 8}); });
-    bad("k_cache_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {4, 3, 4, 8}); });
-    bad("slot_mapping_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {2}); });
-    bad("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {3, 1}); });
-    bad("k_cache_slots_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[0].layout.strides = {64, 32, 0, 1}; });
-    bad("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
-        [](Specs &s) { s[1].layout.strides = {64, 8, 8, 1}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[3].dtype = INFINI_DTYPE_F16;
-          reshape(s[4], {2});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[4], {2});
-          s[0].layout.strides = {64, 32, 0, 1};
-        },
-        INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    bad.Add("slot_mapping_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I32; });
+    bad.Add("slot_mapping_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
+    bad.Add("v_f16_pools_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad.Add("k_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
+    bad.Add("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {3, 16}); });
+    bad.Add("k_cache_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 2, 32}); });
+    bad.Add("k_4_tokens", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4, 2, 8}); });
+    bad.Add("v_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {3, 3, 8}); });
+    bad.Add("k_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 2, 4, 4}); });
+    bad.Add("v_cache_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 2, 4, 4}); });
+    bad.Add("v_cache_block_size_8", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 2, 8, 8}); });
+    bad.Add("v_cache_5_blocks", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {5, 2, 4, 8}); });
+    bad.Add("k_cache_3_heads", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 3, 4, 8}); });
+    bad.Add("slot_mapping_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {2}); });
+    bad.Add("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {3, 1}); });
+    bad.Add("k_cache_slots_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[0].layout.strides = {64, 32, 0, 1}; });
+    bad.Add("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+            [](Specs &s) { s[1].layout.strides = {64, 8, 8, 1}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[3].dtype = INFINI_DTYPE_F16;
+              Reshape(s[4], {2});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[4], {2});
+              s[0].layout.strides = {64, 32, 0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

@@ -185,37 +185,26 @@ struct RandomSampleOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, {0.5f, 0.9f, 20, 1.0f});
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
-    bad("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
-    bad("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
-    bad("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1}); });
-    bad("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {10, 100}); });
-    bad("probs_empty", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {0}); });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[1].dtype = INFINI_DTYPE_I32;
-          reshape(s[0], {1});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_result_range", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          s[0].dtype = INFINI_DTYPE_I8;
-          reshape(s[1], {10, 100});
-        },
-        INFINI_STATUS_BAD_TENSOR_DTYPE);
-    return list;
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, {0.5f, 0.9f, 20, 1.0f}));
+    bad.Add("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
+    bad.Add("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
+    bad.Add("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
+    bad.Add("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1}); });
+    bad.Add("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {10, 100}); });
+    bad.Add("probs_empty", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {0}); });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[1].dtype = INFINI_DTYPE_I32;
+              Reshape(s[0], {1});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_result_range", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              s[0].dtype = INFINI_DTYPE_I8;
+              Reshape(s[1], {10, 100});
+            },
+            INFINI_STATUS_BAD_TENSOR_DTYPE);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

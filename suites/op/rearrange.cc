@@ -118,37 +118,26 @@ struct RearrangeOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, {4, 5});
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("dst_f16_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("dst_i32_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I32; });
-    bad("dst_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {5, 4}); });
-    bad("dst_flattened", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {20}); });
-    bad("dst_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-    bad("dst_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {3, 1}; });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[0].dtype = INFINI_DTYPE_F16;
-          reshape(s[0], {5, 4});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-        [=](Specs &s) {
-          reshape(s[1], {5, 4});
-          s[0].layout.strides = {0, 1};
-        },
-        INFINI_STATUS_BAD_TENSOR_STRIDES);
-    return list;
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, {4, 5}));
+    bad.Add("dst_f16_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad.Add("dst_i32_src_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I32; });
+    bad.Add("dst_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {5, 4}); });
+    bad.Add("dst_flattened", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {20}); });
+    bad.Add("dst_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+    bad.Add("dst_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {3, 1}; });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[0].dtype = INFINI_DTYPE_F16;
+              Reshape(s[0], {5, 4});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+            [](Specs &s) {
+              Reshape(s[1], {5, 4});
+              s[0].layout.strides = {0, 1};
+            },
+            INFINI_STATUS_BAD_TENSOR_STRIDES);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }

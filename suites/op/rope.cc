@@ -201,58 +201,48 @@ struct RopeOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   Problem problem = Small(INFINI_DTYPE_F32), infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = problem;
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+    BadDescriptorList<Problem> bad(Small(INFINI_DTYPE_F32));
     auto unchanged = [](Specs &) {};
     Problem algo_2 = Small(INFINI_DTYPE_F32);
     algo_2.algo = 2;
     Problem algo_negative = Small(INFINI_DTYPE_F32);
     algo_negative.algo = -1;
-    bad("algo_2", INFINI_STATUS_BAD_PARAM, unchanged, algo_2);
-    bad("algo_minus_1", INFINI_STATUS_BAD_PARAM, unchanged, algo_negative);
-    bad("x_and_y_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.AddFor(algo_2, "algo_2", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.AddFor(algo_negative, "algo_minus_1", INFINI_STATUS_BAD_PARAM, unchanged);
+    bad.Add("x_and_y_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       s[0].dtype = INFINI_DTYPE_I32;
       s[1].dtype = INFINI_DTYPE_I32;
     });
-    bad("pos_ids_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
-    bad("sin_table_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
-    bad("y_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
-    bad("dhead_odd", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[0], {5, 3, 7});
-      reshape(s[1], {5, 3, 7});
-      reshape(s[3], {11, 3});
-      reshape(s[4], {11, 3});
+    bad.Add("pos_ids_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
+    bad.Add("sin_table_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad.Add("y_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
+    bad.Add("dhead_odd", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[0], {5, 3, 7});
+      Reshape(s[1], {5, 3, 7});
+      Reshape(s[3], {11, 3});
+      Reshape(s[4], {11, 3});
     });
-    bad("table_width_not_half_dhead", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[3], {11, 3});
-      reshape(s[4], {11, 3});
+    bad.Add("table_width_not_half_dhead", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[3], {11, 3});
+      Reshape(s[4], {11, 3});
     });
-    bad("sin_cos_tables_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[4], {12, 4}); });
-    bad("pos_ids_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {4}); });
-    bad("x_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[0], {15, 8});
-      reshape(s[1], {15, 8});
+    bad.Add("sin_cos_tables_differ", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {12, 4}); });
+    bad.Add("pos_ids_length_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4}); });
+    bad.Add("x_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[0], {15, 8});
+      Reshape(s[1], {15, 8});
     });
-    bad("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {5, 3, 10}); });
-    bad("y_heads_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
-    bad("param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; }, algo_2, INFINI_STATUS_BAD_TENSOR_DTYPE);
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[2].dtype = INFINI_DTYPE_F32;
-          reshape(s[2], {4});
-        },
-        Small(INFINI_DTYPE_F32), INFINI_STATUS_BAD_TENSOR_SHAPE);
-    return list;
+    bad.Add("y_5x3x10", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {5, 3, 10}); });
+    bad.Add("y_heads_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {24, 0, 1}; });
+    bad.AddFor(algo_2, "param_before_dtype", INFINI_STATUS_BAD_PARAM, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; },
+               INFINI_STATUS_BAD_TENSOR_DTYPE);
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[2].dtype = INFINI_DTYPE_F32;
+              Reshape(s[2], {4});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }

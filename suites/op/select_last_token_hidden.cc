@@ -105,31 +105,22 @@ struct SelectLastTokenHiddenOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, 1, 6, 8, {2, 1, 3});
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      list.push_back(d);
-    };
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, 1, 6, 8, {2, 1, 3}));
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad("output_f16_hidden_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad("input_offsets_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
-    bad("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {2, 3, 8}); });
-    bad("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1, 4, 8}); });
-    bad("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[0], {1, 3, 7}); });
-    bad("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[1], {6, 8}); });
-    bad("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {1, 4}); });
-    bad("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[2], {1});
-      reshape(s[0], {1, 0, 8});
+    bad.Add("output_f16_hidden_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+    bad.Add("input_offsets_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
+    bad.Add("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {2, 3, 8}); });
+    bad.Add("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1, 4, 8}); });
+    bad.Add("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1, 3, 7}); });
+    bad.Add("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {6, 8}); });
+    bad.Add("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {1, 4}); });
+    bad.Add("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[2], {1});
+      Reshape(s[0], {1, 0, 8});
     });
-    return list;
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

@@ -132,42 +132,31 @@ struct TopkrouterOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniDtype_t dtype = INFINI_DTYPE_F32, infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(dtype, 5, 8);
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, 5, 8));
     // The create call's tensors: x (specs[2]) and correction_bias (specs[3]).
-    auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       s[2].dtype = INFINI_DTYPE_I32;
       s[3].dtype = INFINI_DTYPE_I32;
     });
-    bad("bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
-    bad("x_f16_bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; },
-        INFINI_DTYPE_F16);
-    bad("x_f64_bias_f64", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; },
-        INFINI_DTYPE_F64);
-    bad("x_128_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) {
-      reshape(s[2], {5, 128});
-      reshape(s[3], {128});
+    bad.Add("bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad.AddFor(Make(INFINI_DTYPE_F16, 5, 8), "x_f16_bias_f16", INFINI_STATUS_BAD_TENSOR_DTYPE,
+               [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
+    bad.AddFor(Make(INFINI_DTYPE_F64, 5, 8), "x_f64_bias_f64", INFINI_STATUS_BAD_TENSOR_DTYPE,
+               [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
+    bad.Add("x_128_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
+      Reshape(s[2], {5, 128});
+      Reshape(s[3], {128});
     });
-    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[2], {kRoutedExperts}); });
-    bad("bias_length_128", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {128}); });
-    bad("bias_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape(s[3], {1, kRoutedExperts}); });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[3].dtype = INFINI_DTYPE_F16;
-          reshape(s[3], {128});
-        },
-        INFINI_DTYPE_F32, INFINI_STATUS_BAD_TENSOR_SHAPE);
-    return list;
+    bad.Add("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {kRoutedExperts}); });
+    bad.Add("bias_length_128", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {128}); });
+    bad.Add("bias_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {1, kRoutedExperts}); });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [](Specs &s) {
+              s[3].dtype = INFINI_DTYPE_F16;
+              Reshape(s[3], {128});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

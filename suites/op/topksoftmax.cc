@@ -135,30 +135,20 @@ struct TopksoftmaxOp {
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
-    std::vector<BadDescriptor> list;
-    auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-      BadDescriptor d;
-      d.name = std::move(name);
-      d.problem = Make(INFINI_DTYPE_F32, 5, 64, 4, 1);
-      d.mutate = std::move(mutate);
-      d.expected = expected;
-      d.second_fault = second_fault;
-      list.push_back(d);
-    };
+    BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, 5, 64, 4, 1));
     // x is the create call's only tensor (specs[2]).
-    auto reshape_x = [](Specs &s, Shape shape) { s[2].layout = ContiguousLayout(shape); };
-    bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_I32; });
-    bad("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {64}); });
-    bad("x_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {1, 5, 64}); });
-    bad("x_no_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {5, 0}); });
-    bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-        [=](Specs &s) {
-          s[2].dtype = INFINI_DTYPE_I32;
-          reshape_x(s, {64});
-        },
-        INFINI_STATUS_BAD_TENSOR_SHAPE);
-    return list;
+    auto reshape_x = [](Specs &s, Shape shape) { Reshape(s[2], shape); };
+    bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_I32; });
+    bad.Add("x_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {64}); });
+    bad.Add("x_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {1, 5, 64}); });
+    bad.Add("x_no_experts", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_x(s, {5, 0}); });
+    bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+            [=](Specs &s) {
+              s[2].dtype = INFINI_DTYPE_I32;
+              reshape_x(s, {64});
+            },
+            INFINI_STATUS_BAD_TENSOR_SHAPE);
+    return bad;
   }
 
   static std::vector<AliasPair> InPlacePairs() { return {}; }

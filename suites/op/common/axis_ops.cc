@@ -98,48 +98,40 @@ void FillAxisInput(const AxisProblem &p, std::vector<HostTensor> &t, Rng &rng, d
 
 std::vector<BadDescriptorOf<AxisProblem>> AxisBadDescriptors(const std::vector<std::string> &names) {
   using Specs = std::vector<TensorSpec>;
-  std::vector<BadDescriptorOf<AxisProblem>> list;
-  auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate, int axis = -1,
-                 infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-    BadDescriptorOf<AxisProblem> d;
-    d.name = std::move(name);
-    d.problem = AxisSmall(names, INFINI_DTYPE_F32);
-    d.problem.axis = axis;
-    d.mutate = std::move(mutate);
-    d.expected = expected;
-    d.second_fault = second_fault;
-    list.push_back(d);
+  auto with_axis = [&names](int axis) {
+    AxisProblem p = AxisSmall(names, INFINI_DTYPE_F32);
+    p.axis = axis;
+    return p;
   };
-  auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
+  BadDescriptorList<AxisProblem> bad(with_axis(-1));
   auto unchanged = [](Specs &) {};
-  bad("axis_2_of_2d", INFINI_STATUS_BAD_PARAM, unchanged, 2);
-  bad("axis_minus_3_of_2d", INFINI_STATUS_BAD_PARAM, unchanged, -3);
-  bad("scalar_has_no_axis", INFINI_STATUS_BAD_PARAM,
-      [&](Specs &s) {
-        reshape(s[0], {});
-        reshape(s[1], {});
-      },
-      0);
-  bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+  bad.AddFor(with_axis(2), "axis_2_of_2d", INFINI_STATUS_BAD_PARAM, unchanged);
+  bad.AddFor(with_axis(-3), "axis_minus_3_of_2d", INFINI_STATUS_BAD_PARAM, unchanged);
+  bad.AddFor(with_axis(0), "scalar_has_no_axis", INFINI_STATUS_BAD_PARAM, [](Specs &s) {
+    Reshape(s[0], {});
+    Reshape(s[1], {});
+  });
+  bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
     for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
   });
-  bad(names[0] + "_f16_" + names[1] + "_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
-      [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-  bad(names[0] + "_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 6}); });
-  bad(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 5, 1}); });
-  bad(names[0] + "_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-  bad("param_before_dtype", INFINI_STATUS_BAD_PARAM,
-      [](Specs &s) {
-        for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
-      },
-      2, INFINI_STATUS_BAD_TENSOR_DTYPE);
-  bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-      [&](Specs &s) {
-        s[0].dtype = INFINI_DTYPE_F16;
-        reshape(s[0], {4, 6});
-      },
-      -1, INFINI_STATUS_BAD_TENSOR_SHAPE);
-  return list;
+  bad.Add(names[0] + "_f16_" + names[1] + "_f32", INFINI_STATUS_BAD_TENSOR_DTYPE,
+          [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
+  bad.Add(names[0] + "_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 6}); });
+  bad.Add(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 5, 1}); });
+  bad.Add(names[0] + "_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
+          [](Specs &s) { s[0].layout.strides = {0, 1}; });
+  bad.AddFor(with_axis(2), "param_before_dtype", INFINI_STATUS_BAD_PARAM,
+             [](Specs &s) {
+               for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
+             },
+             INFINI_STATUS_BAD_TENSOR_DTYPE);
+  bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+          [](Specs &s) {
+            s[0].dtype = INFINI_DTYPE_F16;
+            Reshape(s[0], {4, 6});
+          },
+          INFINI_STATUS_BAD_TENSOR_SHAPE);
+  return bad;
 }
 
 }  // namespace infinicts::op_cases

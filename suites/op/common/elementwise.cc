@@ -146,44 +146,33 @@ std::vector<TensorSpec> ElementwiseSpecs(const ElementwiseProblem &p) {
 
 std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const std::vector<std::string> &names) {
   using Specs = std::vector<TensorSpec>;
-  const ElementwiseProblem base = ElementwiseSmall(names, INFINI_DTYPE_F32);
   const size_t last = names.size() - 1;
-  std::vector<BadDescriptorOf<ElementwiseProblem>> list;
-  auto bad = [&](std::string name, infiniStatus_t expected, std::function<void(Specs &)> mutate,
-                 infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
-    BadDescriptorOf<ElementwiseProblem> d;
-    d.name = std::move(name);
-    d.problem = base;
-    d.mutate = std::move(mutate);
-    d.expected = expected;
-    d.second_fault = second_fault;
-    list.push_back(d);
-  };
-  auto reshape = [](TensorSpec &spec, Shape shape) { spec.layout = ContiguousLayout(shape); };
-  bad("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
+  BadDescriptorList<ElementwiseProblem> bad(ElementwiseSmall(names, INFINI_DTYPE_F32));
+  bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
     for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
   });
-  bad(names[1] + "_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
-  bad(names[0] + "_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
-  bad(names[1] + "_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {4, 6}); });
-  bad(names[last] + "_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [&, last](Specs &s) { reshape(s[last], {5, 4}); });
-  bad(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[0], {4, 5, 1}); });
-  bad(names[1] + "_implicit_broadcast", INFINI_STATUS_BAD_TENSOR_SHAPE, [&](Specs &s) { reshape(s[1], {5}); });
-  bad(names[0] + "_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-  bad(names[0] + "_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {2, 1}; });
-  bad("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
-      [&](Specs &s) {
-        s[1].dtype = INFINI_DTYPE_I32;
-        reshape(s[1], {4, 6});
-      },
-      INFINI_STATUS_BAD_TENSOR_SHAPE);
-  bad("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
-      [&](Specs &s) {
-        reshape(s[1], {4, 6});
-        s[0].layout.strides = {0, 1};
-      },
-      INFINI_STATUS_BAD_TENSOR_STRIDES);
-  return list;
+  bad.Add(names[1] + "_f16_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F16; });
+  bad.Add(names[0] + "_f64_among_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F64; });
+  bad.Add(names[1] + "_4x6", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 6}); });
+  bad.Add(names[last] + "_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [last](Specs &s) { Reshape(s[last], {5, 4}); });
+  bad.Add(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 5, 1}); });
+  bad.Add(names[1] + "_implicit_broadcast", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {5}); });
+  bad.Add(names[0] + "_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
+  bad.Add(names[0] + "_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+          [](Specs &s) { s[0].layout.strides = {2, 1}; });
+  bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
+          [](Specs &s) {
+            s[1].dtype = INFINI_DTYPE_I32;
+            Reshape(s[1], {4, 6});
+          },
+          INFINI_STATUS_BAD_TENSOR_SHAPE);
+  bad.Add("shape_before_strides", INFINI_STATUS_BAD_TENSOR_SHAPE,
+          [](Specs &s) {
+            Reshape(s[1], {4, 6});
+            s[0].layout.strides = {0, 1};
+          },
+          INFINI_STATUS_BAD_TENSOR_STRIDES);
+  return bad;
 }
 
 void FillIntegerOperands(std::vector<HostTensor> &tensors, Rng &rng, IntegerOperands operands) {

@@ -31,11 +31,13 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cts/case.h"
 #include "tensor/generate.h"
 #include "tensor/host_tensor.h"
+#include "tensor/layout.h"
 
 namespace infinicts::op_cases {
 
@@ -111,6 +113,48 @@ std::string BadDescriptorOf<Problem>::Json() const {
   if (second_fault != INFINI_STATUS_SUCCESS) json["also_wrong"] = StatusName(second_fault);
   return json.dump();
 }
+
+// Builds an operator's BadDescriptors(): each entry a valid problem (the list's default, or one
+// given to AddFor) whose specs `mutate` makes wrong, the status RULES gives, and the status of a
+// second fault where there is one. The mutators outlive BadDescriptors(): a helper they call is
+// a free function (Reshape) or captured by value, never by reference.
+//
+//   BadDescriptorList<Problem> bad(Small(INFINI_DTYPE_F32));
+//   bad.Add("k_mismatch", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {8, 6}); });
+//   bad.AddFor(stride_0, "stride_0", INFINI_STATUS_BAD_PARAM, [](Specs &) {});
+//   return bad;
+template <class Problem>
+class BadDescriptorList {
+ public:
+  using Mutate = std::function<void(std::vector<TensorSpec> &)>;
+
+  explicit BadDescriptorList(Problem problem) : problem_(std::move(problem)) {}
+
+  BadDescriptorList &Add(std::string name, infiniStatus_t expected, Mutate mutate,
+                         infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+    return AddFor(problem_, std::move(name), expected, std::move(mutate), second_fault);
+  }
+  BadDescriptorList &AddFor(const Problem &problem, std::string name, infiniStatus_t expected, Mutate mutate,
+                            infiniStatus_t second_fault = INFINI_STATUS_SUCCESS) {
+    BadDescriptorOf<Problem> d;
+    d.name = std::move(name);
+    d.problem = problem;
+    d.mutate = std::move(mutate);
+    d.expected = expected;
+    d.second_fault = second_fault;
+    list_.push_back(std::move(d));
+    return *this;
+  }
+
+  operator std::vector<BadDescriptorOf<Problem>>() const { return list_; }
+
+ private:
+  Problem problem_;
+  std::vector<BadDescriptorOf<Problem>> list_;
+};
+
+// Gives a spec another shape, with that shape's contiguous layout.
+inline void Reshape(TensorSpec &spec, const Shape &shape) { spec.layout = ContiguousLayout(shape); }
 
 // An output that may share its memory (same layout) with an input.
 struct AliasPair {
