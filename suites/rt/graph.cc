@@ -27,7 +27,8 @@ constexpr size_t kWorkBytes = 4097;
 #define GRAPH_CREATE_STREAM(raw, owner)                          \
   infinirtStream_t raw = nullptr;                               \
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));               \
-  ScopedStream owner(raw)
+  ScopedStream owner(raw);                                      \
+  RT_REQUIRE_CREATED_STREAM(raw)
 
 // Captures the work's steps on `stream` into the graph `graph`, owned by `owner`.
 #define GRAPH_CAPTURE_STEPS(stream, work, mode, graph, owner)                                               \

@@ -32,6 +32,17 @@ class OnDevice {
   bool switched_ = false;
 };
 
+// For a case that needs a created stream (to destroy it, or to capture it: the NULL stream
+// cannot be captured): ends it `blocked` when StreamCreate answered with the NULL stream, the
+// cascade of RT-STREAM-2, which rt.stream.conformance/create_distinct reports alone.
+#define RT_REQUIRE_CREATED_STREAM(raw)                                                             \
+  do {                                                                                            \
+    if ((raw) == nullptr)                                                                         \
+      CTS_BLOCK("infinirtStreamCreate answered SUCCESS with the NULL stream, and this case needs " \
+                "a stream of its own",                                                            \
+                *::infinicts::cts::RootCauseOf("infinirtStreamCreate"));                          \
+  } while (0)
+
 enum class HandleKind { kDeviceMemory, kHostMemory, kStream, kEvent, kGraph, kGraphExec };
 
 class Scoped {

@@ -244,10 +244,7 @@ CTS_TEST_P(StreamOnPick, destroy_with_pending_work, "stream", "RT-STREAM-9") {
   infinirtStream_t raw = nullptr;
   CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw));
   ScopedStream stream(raw);
-  if (raw == nullptr) {
-    CTS_BLOCK("infinirtStreamCreate answered SUCCESS with the NULL stream, and this case needs a stream to destroy",
-              *cts::RootCauseOf("infinirtStreamCreate"));
-  }
+  RT_REQUIRE_CREATED_STREAM(raw);
   const uint64_t seed = rng();
   StreamChain chain(seed, RandomOddIn(rng, 4 << 20, 8 << 20));
   CTS_ASSERT_CHAIN_OK(chain, Enqueue(raw, 12));
