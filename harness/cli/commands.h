@@ -38,6 +38,7 @@ struct RunOptions {
   double perf_budget_ms = 0;     // --perf-budget-ms; 0: the timing default
   bool cold_cache = false;       // --cold-cache
   bool allow_no_device = false;  // --allow-no-device
+  std::string shard;             // --shard K/N, or empty
   std::vector<std::string> argv;
 };
 
@@ -53,6 +54,12 @@ struct ReportOptions {
   std::vector<std::string> benchmarks;  // Google Benchmark JSON files to show with the report
 };
 
+struct MergeOptions {
+  std::vector<std::string> inputs;  // SHARD.json...
+  std::string out;                  // --out FILE.json
+  std::vector<std::string> argv;
+};
+
 struct InfoOptions {
   std::vector<std::string> backends;
   std::string device;
@@ -63,5 +70,6 @@ int RunCommand(const RunOptions &options);
 int InfoCommand(const InfoOptions &options);
 int CompareCommand(const CompareOptions &options);
 int ReportCommand(const ReportOptions &options);
+int MergeCommand(const MergeOptions &options);
 
 }  // namespace infinicts::cli

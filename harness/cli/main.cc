@@ -1,4 +1,4 @@
-// The `infinicts` command: list, run, info (docs/usage.md "Commands").
+// The `infinicts` command: list, run, merge, compare, report, info (docs/usage.md "Commands").
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -113,8 +113,20 @@ int main(int argc, char **argv) {
   run_command->add_flag("--cold-cache", run.cold_cache, "perf: flush the device's caches before every timed iteration");
   run_command->add_flag("--allow-no-device", run.allow_no_device,
                         "a device type of which the backend has no device: skip every case and exit 0 (else exit 2)");
+  run_command->add_option("--shard", run.shard,
+                          "run only the K-th of N parts of the selected cases, balanced by expected duration; "
+                          "`infinicts merge` joins the N reports")
+      ->type_name("K/N");
   run_command->footer("Exit codes: 0 nothing failed, crashed or timed out (and the --level was reached); 1 otherwise; "
                       "2 bad usage or a backend that cannot be loaded.");
+
+  MergeOptions merge;
+  CLI::App *merge_command = app.add_subcommand("merge", "join the reports of a sharded run (--shard K/N) into one report");
+  merge_command->add_option("shards", merge.inputs, "the shards' reports")->type_name("SHARD.json...")->required();
+  merge_command->add_option("--out", merge.out, "the joined report")->type_name("FILE.json")->required();
+  merge_command->footer("Exit codes: 0 the joined report holds no failure, crash or timeout; 1 it holds one; "
+                        "2 bad usage, an unreadable report, or reports that overlap or come from different "
+                        "builds, backends, device types or selections.");
 
   InfoOptions info;
   CLI::App *info_command = app.add_subcommand("info", "print what a backend exports and which devices it reports");
@@ -173,6 +185,10 @@ int main(int argc, char **argv) {
   if (compare_command->parsed()) return CompareCommand(compare);
   if (report_command->parsed()) return ReportCommand(report_options);
   if (info_command->parsed()) return InfoCommand(info);
+  if (merge_command->parsed()) {
+    merge.argv.assign(argv, argv + argc);
+    return MergeCommand(merge);
+  }
   ExportPerfSettings(run.profile, run.perf_budget_ms, run.cold_cache);
   run.timeout_s = timeout;
   if (!level.empty()) run.level = level;

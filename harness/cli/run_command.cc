@@ -20,6 +20,7 @@
 #include "runner/probe.h"
 #include "runner/rerun_command.h"
 #include "runner/roofline_pass.h"
+#include "runner/shard.h"
 #include "runner/suite_binaries.h"
 #include "runner/suite_runner.h"
 
@@ -143,6 +144,34 @@ std::vector<std::string> Narrowings(const RunOptions &options, const std::vector
   return narrowed;
 }
 
+// Keeps in `suites` only the cases of `shard`, and says what the shard holds of the selection.
+report::ShardInfo TakeShard(const runner::ShardSpec &shard, std::vector<SuiteCases> *suites) {
+  std::vector<const cts::ListedCase *> selected;
+  std::vector<std::string> ids;
+  for (const SuiteCases &suite : *suites) {
+    for (const cts::ListedCase &listed : suite.cases) {
+      selected.push_back(&listed);
+      ids.push_back(listed.id);
+    }
+  }
+  const std::vector<int> shard_of = runner::AssignShards(selected, shard.count, runner::DurationModel::BuiltIn());
+  report::ShardInfo info;
+  info.index = shard.index;
+  info.count = shard.count;
+  info.selected = selected.size();
+  info.selection = report::SelectionDigest(std::move(ids));
+  size_t next = 0;
+  for (SuiteCases &suite : *suites) {
+    std::vector<cts::ListedCase> kept;
+    for (cts::ListedCase &listed : suite.cases) {
+      if (shard_of[next++] == shard.index) kept.push_back(std::move(listed));
+    }
+    info.cases += kept.size();
+    suite.cases = std::move(kept);
+  }
+  return info;
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions &options) {
@@ -174,6 +203,13 @@ int RunCommand(const RunOptions &options) {
                       " runs no conformance or accuracy case; leave out --level or add a mode");
   }
 
+  std::optional<runner::ShardSpec> shard;
+  if (!options.shard.empty()) {
+    runner::ShardSpec parsed;
+    if (!runner::ParseShard(options.shard, &parsed, &error)) return UsageError(error);
+    shard = parsed;
+  }
+
   runner::BackendProbe probe;
   if (!runner::ProbeBackend(options.backends, std::max(options.timeout_s, kMinimumProbeSeconds), &probe, &error)) {
     return UsageError(error);
@@ -187,6 +223,18 @@ int RunCommand(const RunOptions &options) {
   size_t total = 0;
   for (const SuiteCases &suite : suites) total += suite.cases.size();
   if (total == 0) return UsageError("no case matches the selected suites, modes, level and filter");
+  // What narrows the whole selection, before a shard takes its part of it.
+  std::vector<std::string> narrowed = Narrowings(options, suites, modes);
+  std::optional<report::ShardInfo> shard_info;
+  std::map<std::string, size_t> selection_index;  // shards: each case's place in the whole selection
+  if (shard) {
+    for (const SuiteCases &suite : suites) {
+      for (const cts::ListedCase &listed : suite.cases) selection_index.emplace(listed.id, selection_index.size());
+    }
+    shard_info = TakeShard(*shard, &suites);
+    total = shard_info->cases;
+    narrowed.push_back(report::ShardNarrowing(*shard_info));
+  }
 
   const int device_count = probe.device_counts.at(*device_type);
   // A gate must never pass with its accelerator missing: only a run that says so may go on.
@@ -217,8 +265,9 @@ int RunCommand(const RunOptions &options) {
   report.run.argv = options.argv;
   for (const SuiteCases &suite : suites) report.run.suites.push_back(suite.suite);
   report.run.modes = selection.modes;
-  report.run.narrowed = Narrowings(options, suites, modes);
-  report.run.minimal_only = options.level == std::optional<std::string>("minimal");
+  report.run.narrowed = std::move(narrowed);
+  report.run.shard = shard_info;
+  report.run.level = options.level;
   if (device_count == 0) report.run.narrowed.push_back("the backend has no " + device_name + " device: every case skipped");
   if (expectations) report.expectations = report::ExpectationsOutcome{expectations->file(), {}, {}, {}, {}};
   ReportFile report_file(options.out.empty() ? DefaultReportPath(device_name) : options.out, &report);
@@ -232,6 +281,7 @@ int RunCommand(const RunOptions &options) {
   std::vector<std::string> notes;  // unexpected passes and flaky reruns, printed before the summary
   // Every case's final result goes through here, once.
   auto on_result = [&](CaseResult result) {
+    if (shard_info) result.selection_index = selection_index.at(result.id);
     if (report::IsFailure(result.status)) {
       if (!result.message.empty()) result.message += "\n";
       result.message += "rerun: " + runner::RerunCommand(rerun, result);

@@ -18,6 +18,7 @@ nlohmann::ordered_json ToJson(const CaseResult &result) {
   json["metrics"] = nlohmann::ordered_json(result.metrics);
   if (!result.timing.is_null()) json["timing"] = nlohmann::ordered_json(result.timing);
   if (!result.optional_capability.empty()) json["optional_capability"] = result.optional_capability;
+  if (result.selection_index) json["selection_index"] = *result.selection_index;
   return json;
 }
 
@@ -38,6 +39,7 @@ CaseResult CaseResultFromJson(const nlohmann::json &json) {
   result.metrics = json.at("metrics");
   if (json.contains("timing")) result.timing = json.at("timing");
   if (json.contains("optional_capability")) result.optional_capability = json.at("optional_capability").get<std::string>();
+  if (json.contains("selection_index")) result.selection_index = json.at("selection_index").get<size_t>();
   return result;
 }
 

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct CaseResult {
   // What optional capability the case tests ("f64"): refused, it does not keep a level from
   // being reached; empty for the cases of what the spec requires.
   std::string optional_capability;
+  // Shard runs: the case's place in the whole selection (merge restores the run's order).
+  std::optional<size_t> selection_index;
 };
 
 // Keys in the order the report shows them.

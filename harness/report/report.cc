@@ -43,7 +43,7 @@ LevelOutcomes Report::levels() const {
   RunScope scope;
   scope.complete = run.complete;
   scope.narrowed = run.narrowed;
-  scope.minimal_only = run.minimal_only;
+  scope.minimal_only = run.level == std::optional<std::string>("minimal");
   scope.conformance_modes = std::any_of(run.modes.begin(), run.modes.end(),
                                         [](const std::string &mode) { return mode != "perf"; });
   return levels_.Evaluate(scope);
@@ -67,6 +67,15 @@ void Report::MergeMetrics(size_t index, const nlohmann::json &metrics) {
   result_bytes_ += result_texts_[index].size();
 }
 
+void Report::SetRoofline(Roofline new_roofline) {
+  for (size_t i = 0; i < results_.size(); ++i) {
+    nlohmann::json metrics = RooflineMetrics(results_[i], new_roofline.peaks, "measured");
+    metrics.update(RooflineMetrics(results_[i], new_roofline.peaks, "spec_sheet"));
+    if (!metrics.empty()) MergeMetrics(i, metrics);
+  }
+  roofline = std::move(new_roofline);
+}
+
 std::string Report::Serialize() const {
   Json tool_json{{"name", tool.name}, {"version", tool.version}, {"git", tool.git}};
   Json host_json{{"os", host.os}, {"cpu", host.cpu}, {"cores", host.cores}, {"memory_bytes", host.memory_bytes}};
@@ -76,6 +85,20 @@ std::string Report::Serialize() const {
   Json run_json{{"started", run.started}, {"finished", run.finished}, {"argv", run.argv},
                 {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete},
                 {"narrowed", run.narrowed}, {"failures", run.failures}};
+  if (run.level) run_json["level"] = *run.level;
+  if (run.shard) {
+    run_json["shard"] = Json{{"index", run.shard->index}, {"count", run.shard->count}, {"cases", run.shard->cases},
+                             {"selected", run.shard->selected}, {"selection", run.shard->selection}};
+  }
+  if (!run.merged_from.empty()) {
+    Json merged = Json::array();
+    for (const MergedShard &shard : run.merged_from) {
+      merged.push_back(Json{{"file", shard.file},       {"index", shard.index},         {"count", shard.count},
+                            {"cases", shard.cases},     {"host", shard.host},           {"started", shard.started},
+                            {"finished", shard.finished}, {"complete", shard.complete}});
+    }
+    run_json["merged_from"] = std::move(merged);
+  }
   const LevelOutcomes outcomes = levels();
   Json summary_json;
   summary_json["total"] = counts_.total;

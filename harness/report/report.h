@@ -42,6 +42,9 @@ class Report {
   void Add(CaseResult result);
   // Adds (or replaces) metrics of the result at index and re-serializes it.
   void MergeMetrics(size_t index, const nlohmann::json &metrics);
+  // Sets the roofline and, on every result it applies to, the roof metrics against its
+  // measured and spec-sheet peaks (report/roofline.h).
+  void SetRoofline(Roofline roofline);
 
   const std::vector<CaseResult> &results() const { return results_; }
   const StatusCounts &counts() const { return counts_; }

@@ -3,6 +3,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 
@@ -69,6 +72,28 @@ std::string IsoTimeNowUtc() {
   char text[32];
   std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
+}
+
+std::string SelectionDigest(std::vector<std::string> ids) {
+  std::sort(ids.begin(), ids.end());
+  uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis and prime
+  const auto mix = [&](unsigned char byte) {
+    hash ^= byte;
+    hash *= 0x100000001b3ULL;
+  };
+  for (const std::string &id : ids) {
+    for (char c : id) mix(static_cast<unsigned char>(c));
+    mix('\n');
+  }
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016" PRIx64, hash);
+  return text;
+}
+
+std::string ShardNarrowing(const ShardInfo &shard) {
+  return "--shard " + std::to_string(shard.index) + "/" + std::to_string(shard.count) + " ran " +
+         std::to_string(shard.cases) + " of the " + std::to_string(shard.selected) +
+         " selected cases (`infinicts merge` of every shard judges the levels)";
 }
 
 }  // namespace infinicts::report

@@ -79,12 +79,7 @@ void AddRoofline(infiniDevice_t device_type, const std::string &device_type_name
     const std::vector<report::Peak> spec = report::SpecSheetPeaks(name);
     roofline.peaks.insert(roofline.peaks.end(), spec.begin(), spec.end());
   }
-  for (size_t i = 0; i < results.size(); ++i) {
-    nlohmann::json metrics = report::RooflineMetrics(results[i], roofline.peaks, "measured");
-    metrics.update(report::RooflineMetrics(results[i], roofline.peaks, "spec_sheet"));
-    if (!metrics.empty()) report->MergeMetrics(i, metrics);
-  }
-  report->roofline = std::move(roofline);
+  report->SetRoofline(std::move(roofline));
 }
 
 }  // namespace infinicts::runner
