@@ -60,20 +60,6 @@ struct RandomSampleBatchProblem : Param<RandomSampleBatchProblem> {
   }
 };
 
-std::vector<oracle::SamplingParameters> OracleRows(const std::vector<Sampling> &rows) {
-  std::vector<oracle::SamplingParameters> parameters;
-  for (const Sampling &s : rows) parameters.push_back({s.random_val, s.topp, s.topk, s.temperature});
-  return parameters;
-}
-
-std::vector<int64_t> Indices(const HostTensor &probs, const std::vector<Sampling> &rows) {
-  std::vector<int64_t> indices;
-  for (const oracle::RandomSampleResult &r : oracle::RandomSampleBatch(probs, OracleRows(rows))) {
-    indices.push_back(r.index);
-  }
-  return indices;
-}
-
 // The rows' parameters moved by `shift` rows (row i gets row i + shift's, wrapping around).
 std::vector<Sampling> Shifted(const std::vector<Sampling> &rows, size_t shift) {
   std::vector<Sampling> moved;
@@ -98,11 +84,11 @@ bool Distinguishes(const RandomSampleBatchProblem &p, const HostTensor &probs, c
     const std::vector<std::vector<Sampling>> wrong = {std::vector<Sampling>(rows.size(), rows[0]), Shifted(rows, 1),
                                                       Shifted(rows, rows.size() - 1)};
     for (const std::vector<Sampling> &parameters : wrong) {
-      if (Indices(probs, parameters) == expected) return false;
+      if (OracleIndices(probs, parameters) == expected) return false;
     }
   }
   if (p.arrays_rewritten) {
-    const std::vector<int64_t> argmax = Indices(probs, std::vector<Sampling>(rows.size(), kArgmaxTriggers[0]));
+    const std::vector<int64_t> argmax = OracleIndices(probs, std::vector<Sampling>(rows.size(), kArgmaxTriggers[0]));
     if (argmax == expected) return false;
   }
   return true;
@@ -139,7 +125,7 @@ struct RandomSampleBatchOp {
       const bool each_row_clear = std::all_of(expected.begin(), expected.end(), [](const auto &r) {
         return r.index != 0 && r.margin >= kMinSamplingMargin;
       });
-      if (each_row_clear && Distinguishes(p, t[1], Indices(t[1], p.rows))) return;
+      if (each_row_clear && Distinguishes(p, t[1], OracleIndices(t[1], p.rows))) return;
     }
     throw std::logic_error("no draw of a batch gave samples away from index 0 with margin " +
                            std::to_string(kMinSamplingMargin) + " that tell the rows' parameters apart");
@@ -147,7 +133,7 @@ struct RandomSampleBatchOp {
 
   static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
     std::vector<double> indices;
-    for (int64_t index : Indices(t[1], p.rows)) indices.push_back(static_cast<double>(index));
+    for (int64_t index : OracleIndices(t[1], p.rows)) indices.push_back(static_cast<double>(index));
     return {HostTensor::FromValues(INFINI_DTYPE_F64, {p.batch()}, indices)};
   }
 

@@ -1,13 +1,17 @@
 // What RandomSample's and RandomSampleBatch's suite files share: the sampling parameters,
-// their sets, the largest index a result dtype holds, and RandomSampleBatch's calls.
+// their sets, the oracle's draws with them, the largest index a result dtype holds, and
+// RandomSampleBatch's calls.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "common/operator_calls.h"
+#include "oracle/oracles.h"
+#include "tensor/host_tensor.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
@@ -31,6 +35,21 @@ inline constexpr Sampling kSamplingDraws[] = {{0.3f, 0.9f, 50, 1.0f},
 // Each of the four arguments that select plain argmax (OP-RANDOMSAMPLE-3).
 inline constexpr Sampling kArgmaxTriggers[] = {
     {0.0f, 0.9f, 50, 1.0f}, {0.5f, 0.9f, 1, 1.0f}, {0.5f, 0.9f, 50, 0.0f}, {0.5f, 0.0f, 50, 1.0f}};
+
+// The rows' parameters as the oracle takes them, and the indices the oracle draws with them
+// from the rows of `probs`.
+inline std::vector<oracle::SamplingParameters> OracleRows(const std::vector<Sampling> &rows) {
+  std::vector<oracle::SamplingParameters> parameters;
+  for (const Sampling &s : rows) parameters.push_back({s.random_val, s.topp, s.topk, s.temperature});
+  return parameters;
+}
+inline std::vector<int64_t> OracleIndices(const HostTensor &probs, const std::vector<Sampling> &rows) {
+  std::vector<int64_t> indices;
+  for (const oracle::RandomSampleResult &r : oracle::RandomSampleBatch(probs, OracleRows(rows))) {
+    indices.push_back(r.index);
+  }
+  return indices;
+}
 
 inline double IntegerMax(infiniDtype_t dtype) {
   const int bits = 8 * static_cast<int>(DtypeSize(dtype)) - (IsSignedInt(dtype) ? 1 : 0);
@@ -59,11 +78,12 @@ inline OpCalls RandomSampleBatchCalls(const std::vector<Sampling> &rows, bool ar
     }
     const infiniStatus_t status = compute(desc, workspace, workspace_size, data, stream);
     if (arrays_rewritten) {
-      const Sampling argmax = kArgmaxTriggers[0];
-      std::fill(arrays->random_val.begin(), arrays->random_val.end(), argmax.random_val);
-      std::fill(arrays->topp.begin(), arrays->topp.end(), 0.0f);
-      std::fill(arrays->topk.begin(), arrays->topk.end(), 1);
-      std::fill(arrays->temperature.begin(), arrays->temperature.end(), 0.0f);
+      // Each array gets the value of its own argmax trigger, so that a backend reading any
+      // one of them late samples argmax.
+      std::fill(arrays->random_val.begin(), arrays->random_val.end(), kArgmaxTriggers[0].random_val);
+      std::fill(arrays->topk.begin(), arrays->topk.end(), kArgmaxTriggers[1].topk);
+      std::fill(arrays->temperature.begin(), arrays->temperature.end(), kArgmaxTriggers[2].temperature);
+      std::fill(arrays->topp.begin(), arrays->topp.end(), kArgmaxTriggers[3].topp);
     }
     return status;
   };

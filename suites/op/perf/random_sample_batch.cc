@@ -81,15 +81,10 @@ struct RandomSampleBatchPerf {
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
     check.full = [sequences = p.Dim("sequences")](const std::vector<HostTensor> &t) {
-      std::vector<oracle::SamplingParameters> rows;
-      for (size_t row = 0; row < sequences; ++row) {
-        const Sampling s = RowSampling(row);
-        rows.push_back({s.random_val, s.topp, s.topk, s.temperature});
-      }
+      std::vector<Sampling> rows;
+      for (size_t row = 0; row < sequences; ++row) rows.push_back(RowSampling(row));
       std::vector<double> indices;
-      for (const oracle::RandomSampleResult &r : oracle::RandomSampleBatch(t[1], rows)) {
-        indices.push_back(static_cast<double>(r.index));
-      }
+      for (int64_t index : OracleIndices(t[1], rows)) indices.push_back(static_cast<double>(index));
       return std::vector<HostTensor>{HostTensor::FromValues(INFINI_DTYPE_F64, {sequences}, indices)};
     };
     return check;
