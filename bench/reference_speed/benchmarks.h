@@ -26,6 +26,11 @@ std::string SgemmName(size_t size);
 void RegisterSgemmBaseline(const SpeedConfig &config);
 void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
 void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+// The same AllReduce with each rank in a process of its own (allreduce_processes.cc): this
+// program started again as a rank process, told so by its one argument.
+void RegisterAllReduceProcessBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+bool IsAllReduceRankProcess(int argc, char **argv);
+int RunAllReduceRankProcess(char *flag);
 
 // The "max" statistic over repetitions (of a rate: the best one), which the ratio table reads.
 double MaxOf(const std::vector<double> &values);

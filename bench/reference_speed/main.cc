@@ -58,6 +58,7 @@ Options TakeOwnFlags(int *argc, char **argv) {
 
 int main(int argc, char **argv) {
   using namespace infinicts::bench;
+  if (IsAllReduceRankProcess(argc, argv)) return RunAllReduceRankProcess(argv[1]);
   const Options options = TakeOwnFlags(&argc, argv);
   const SpeedConfig config = options.smoke ? SpeedConfig::Smoke() : SpeedConfig::Full();
   // The AllReduce ranks are CPU devices; the runtime reads this when it starts.
@@ -72,6 +73,7 @@ int main(int argc, char **argv) {
     RegisterSgemmBaseline(config);
     RegisterOpBenchmarks(config, &rows);
     RegisterAllReduceBenchmarks(config, &rows);
+    RegisterAllReduceProcessBenchmarks(config, &rows);
   } catch (const std::exception &error) {
     std::fprintf(stderr, "infinicts-reference-speed: %s\n", error.what());
     return 2;

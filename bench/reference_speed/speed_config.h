@@ -18,6 +18,7 @@ struct SpeedConfig {
   size_t gemm_size = 1024;         // m = n = k
   size_t allreduce_count = 8 << 20;  // F32 elements per rank
   int allreduce_ranks = 4;
+  int allreduce_process_iterations = 20;  // timed collectives of the rank processes, per repetition
   size_t memcpy_bytes = size_t{64} << 20;  // = one F32 tensor of rows x row_length
 
   static SpeedConfig Full() { return SpeedConfig{}; }
@@ -32,6 +33,7 @@ struct SpeedConfig {
     config.causal_seq = 64;
     config.gemm_size = 64;
     config.allreduce_count = 16 << 10;
+    config.allreduce_process_iterations = 3;
     config.memcpy_bytes = config.rows * config.row_length * 4;
     return config;
   }

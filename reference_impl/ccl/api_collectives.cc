@@ -15,6 +15,7 @@
 #include "ccl/block_layout.h"
 #include "ccl/c_enum.h"
 #include "ccl/collectives.h"
+#include "ccl/collectives_across.h"
 #include "ccl/communicator.h"
 #include "ccl/dtype.h"
 #include "ccl/group.h"
@@ -25,9 +26,10 @@
 
 namespace {
 
+using infinicts::ref::ccl::CollectiveCall;
+using infinicts::ref::ccl::CollectiveKind;
 using infinicts::ref::ccl::CommGroup;
 using infinicts::ref::ccl::Meeting;
-using infinicts::ref::ccl::RankBuffers;
 using infinicts::ref::ccl::ReduceFunction;
 
 // NULL comm, then a NULL buffer while there is data, then the dtype.
@@ -63,17 +65,22 @@ infiniStatus_t CheckStreamThenIssue(const InfinicclComm *comm, size_t count, inf
   return infinicts::ref::ccl::Guarded(issue);
 }
 
-// Numbers the call as the rank's next collective and submits `part` (group.h), which runs
-// on the rank's worker once it has joined the meeting of that number.
-infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream,
-                               std::function<void(Meeting &meeting)> part) {
+// Numbers the call as the rank's next collective and submits it (group.h): it runs on the
+// rank's worker once it has joined the meeting of that number, or, for ranks in several
+// processes, in windows through the shared slots (collectives_across.h).
+infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream, const CollectiveCall &call) {
   std::lock_guard<std::mutex> lock(comm->issue_mutex);
   const uint64_t sequence = comm->collectives_issued;
   const std::shared_ptr<CommGroup> group = comm->group;
+  const int rank = comm->rank;
   const infiniStatus_t status =
-      infinicts::ref::ccl::SubmitForRank(Device(comm), stream, false, [group, sequence, part = std::move(part)] {
+      infinicts::ref::ccl::SubmitForRank(Device(comm), stream, false, [group, sequence, rank, call] {
+        if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
+          infinicts::ref::ccl::RunCollectiveAcross(*across, rank, call);
+          return;
+        }
         const std::shared_ptr<Meeting> meeting = group->Join(sequence);
-        part(*meeting);
+        infinicts::ref::ccl::RunCollective(*meeting, rank, call);
       });
   if (status == INFINI_STATUS_SUCCESS) ++comm->collectives_issued;
   return status;
@@ -99,13 +106,10 @@ __INFINI_C infiniStatus_t infinicclAllReduce(void *sendbuf, void *recvbuf, size_
   if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
   if (comm->device_rank) return comm->device_rank->AllReduce(sendbuf, recvbuf, count, datatype, op, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
-    const int rank = comm->rank;
-    const auto reduce_to_all = infinicts::ref::ccl::FindReduceToAllFunction(datatype, op);
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunAllReduce(meeting, rank, mine, count, element_size, reduce, reduce_to_all);
-    });
+    CollectiveCall call{CollectiveKind::kAllReduce, {sendbuf, recvbuf}, count,
+                        infinicts::ref::ccl::NumberDtypeSize(datatype), reduce};
+    call.reduce_to_all = infinicts::ref::ccl::FindReduceToAllFunction(datatype, op);
+    return IssueCollective(comm, stream, call);
   });
 }
 
@@ -118,12 +122,9 @@ __INFINI_C infiniStatus_t infinicclReduceScatter(void *sendbuf, void *recvbuf, s
   if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
   if (comm->device_rank) return comm->device_rank->ReduceScatter(sendbuf, recvbuf, recv_count, datatype, op, stream);
   return CheckStreamThenIssue(comm, recv_count, stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
-    const int rank = comm->rank;
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunReduceScatter(meeting, rank, mine, recv_count, element_size, reduce);
-    });
+    return IssueCollective(comm, stream,
+                           CollectiveCall{CollectiveKind::kReduceScatter, {sendbuf, recvbuf}, recv_count,
+                                          infinicts::ref::ccl::NumberDtypeSize(datatype), reduce});
   });
 }
 
@@ -133,12 +134,9 @@ __INFINI_C infiniStatus_t infinicclAllGather(void *sendbuf, void *recvbuf, size_
   if (status != INFINI_STATUS_SUCCESS) return status;
   if (comm->device_rank) return comm->device_rank->AllGather(sendbuf, recvbuf, send_count, datatype, stream);
   return CheckStreamThenIssue(comm, send_count, stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
-    const int rank = comm->rank;
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunAllGather(meeting, rank, mine, send_count, element_size);
-    });
+    return IssueCollective(comm, stream,
+                           CollectiveCall{CollectiveKind::kAllGather, {sendbuf, recvbuf}, send_count,
+                                          infinicts::ref::ccl::NumberDtypeSize(datatype)});
   });
 }
 
@@ -152,12 +150,10 @@ __INFINI_C infiniStatus_t infinicclBroadcast(const void *sendbuf, void *recvbuf,
   if (root < 0 || root >= comm->nranks) return INFINI_STATUS_BAD_PARAM;
   if (comm->device_rank) return comm->device_rank->Broadcast(sendbuf, recvbuf, count, datatype, root, stream);
   return CheckStreamThenIssue(comm, count, stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const size_t element_size = infinicts::ref::ccl::NumberDtypeSize(datatype);
-    const int rank = comm->rank;
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunBroadcast(meeting, rank, mine, count, element_size, root);
-    });
+    CollectiveCall call{CollectiveKind::kBroadcast, {sendbuf, recvbuf}, count,
+                        infinicts::ref::ccl::NumberDtypeSize(datatype)};
+    call.root = root;
+    return IssueCollective(comm, stream, call);
   });
 }
 
@@ -175,7 +171,13 @@ __INFINI_C infiniStatus_t infinicclSend(const void *sendbuf, size_t count, infin
     const uint64_t sequence = issued;
     const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
     const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
-        Device(comm), stream, true, [=] { group->mailbox().Send(from, peer, sequence, sendbuf, bytes); });
+        Device(comm), stream, true, [=] {
+          if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
+            across->Send(from, peer, sequence, sendbuf, bytes);
+          } else {
+            group->mailbox().Send(from, peer, sequence, sendbuf, bytes);
+          }
+        });
     if (enqueued == INFINI_STATUS_SUCCESS) ++issued;
     return enqueued;
   });
@@ -195,7 +197,13 @@ __INFINI_C infiniStatus_t infinicclRecv(void *recvbuf, size_t count, infiniDtype
     const uint64_t sequence = issued;
     const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
     const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
-        Device(comm), stream, false, [=] { group->mailbox().Recv(peer, to, sequence, recvbuf, bytes); });
+        Device(comm), stream, false, [=] {
+          if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
+            across->Recv(peer, to, sequence, recvbuf, bytes);
+          } else {
+            group->mailbox().Recv(peer, to, sequence, recvbuf, bytes);
+          }
+        });
     if (enqueued == INFINI_STATUS_SUCCESS) ++issued;
     return enqueued;
   });
@@ -214,11 +222,9 @@ __INFINI_C infiniStatus_t infinicclAllGatherV(void *sendbuf, void *recvbuf, cons
   if (status != INFINI_STATUS_SUCCESS) return status;
   if (comm->device_rank) return comm->device_rank->AllGatherV(sendbuf, recvbuf, layout, datatype, stream);
   return CheckStreamThenIssue(comm, layout.total(), stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const int rank = comm->rank;
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunAllGatherV(meeting, rank, mine, layout, element_size);
-    });
+    CollectiveCall call{CollectiveKind::kAllGatherV, {sendbuf, recvbuf}, layout.total(), element_size};
+    call.layout = std::make_shared<const infinicts::ref::ccl::BlockLayout>(layout);
+    return IssueCollective(comm, stream, call);
   });
 }
 
@@ -238,10 +244,8 @@ __INFINI_C infiniStatus_t infinicclReduceScatterV(void *sendbuf, void *recvbuf, 
   if (reduce == nullptr) return INFINI_STATUS_BAD_PARAM;
   if (comm->device_rank) return comm->device_rank->ReduceScatterV(sendbuf, recvbuf, layout, datatype, op, stream);
   return CheckStreamThenIssue(comm, layout.total(), stream, [&] {
-    const RankBuffers mine{sendbuf, recvbuf};
-    const int rank = comm->rank;
-    return IssueCollective(comm, stream, [=](Meeting &meeting) {
-      infinicts::ref::ccl::RunReduceScatterV(meeting, rank, mine, layout, element_size, reduce);
-    });
+    CollectiveCall call{CollectiveKind::kReduceScatterV, {sendbuf, recvbuf}, layout.total(), element_size, reduce};
+    call.layout = std::make_shared<const infinicts::ref::ccl::BlockLayout>(layout);
+    return IssueCollective(comm, stream, call);
   });
 }

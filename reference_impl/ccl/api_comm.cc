@@ -91,7 +91,7 @@ __INFINI_C infiniStatus_t infinicclCommInitRank(infinicclComm_t *comm, int nrank
   }
 #endif
   if (type != INFINI_DEVICE_CPU) return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
-  if (!infinicts::ref::ccl::IsKnownUniqueId(unique_id)) return INFINI_STATUS_BAD_PARAM;
+  if (!infinicts::ref::ccl::IsUniqueId(unique_id)) return INFINI_STATUS_BAD_PARAM;
   return Guarded([&] {
     std::shared_ptr<CommGroup> group;
     const infiniStatus_t joined = infinicts::ref::ccl::JoinRendezvous(unique_id, nranks, rank, device, &group);

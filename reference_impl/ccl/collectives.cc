@@ -187,4 +187,21 @@ void RunBroadcast(Meeting &meeting, int rank, RankBuffers mine, size_t count, si
   meeting.Synchronize();
 }
 
+void RunCollective(Meeting &meeting, int rank, const CollectiveCall &call) {
+  switch (call.kind) {
+    case CollectiveKind::kAllReduce:
+      return RunAllReduce(meeting, rank, call.mine, call.count, call.element_size, call.reduce, call.reduce_to_all);
+    case CollectiveKind::kReduceScatter:
+      return RunReduceScatter(meeting, rank, call.mine, call.count, call.element_size, call.reduce);
+    case CollectiveKind::kAllGather:
+      return RunAllGather(meeting, rank, call.mine, call.count, call.element_size);
+    case CollectiveKind::kAllGatherV:
+      return RunAllGatherV(meeting, rank, call.mine, *call.layout, call.element_size);
+    case CollectiveKind::kReduceScatterV:
+      return RunReduceScatterV(meeting, rank, call.mine, *call.layout, call.element_size, call.reduce);
+    case CollectiveKind::kBroadcast:
+      return RunBroadcast(meeting, rank, call.mine, call.count, call.element_size, call.root);
+  }
+}
+
 }  // namespace infinicts::ref::ccl

@@ -9,6 +9,7 @@
 #define INFINICTS_REF_CCL_COLLECTIVES_H
 
 #include <cstddef>
+#include <memory>
 
 #include "ccl/block_layout.h"
 #include "ccl/meeting.h"
@@ -44,6 +45,22 @@ void RunReduceScatterV(Meeting &meeting, int rank, RankBuffers mine, const Block
 
 // Every rank copies the root's send buffer into its own receive buffer.
 void RunBroadcast(Meeting &meeting, int rank, RankBuffers mine, size_t count, size_t element_size, int root);
+
+// One rank's part of one collective, as the API call described it.
+enum class CollectiveKind { kAllReduce, kReduceScatter, kAllGather, kAllGatherV, kReduceScatterV, kBroadcast };
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::kAllReduce;
+  RankBuffers mine;
+  size_t count = 0;  // AllReduce, Broadcast: of the buffers; ReduceScatter: received; AllGather: sent
+  size_t element_size = 0;
+  ReduceFunction reduce = nullptr;
+  ReduceToAllFunction reduce_to_all = nullptr;
+  int root = 0;                           // Broadcast
+  std::shared_ptr<const BlockLayout> layout;  // AllGatherV, ReduceScatterV
+};
+
+// Runs `call` with the functions above.
+void RunCollective(Meeting &meeting, int rank, const CollectiveCall &call);
 
 }  // namespace infinicts::ref::ccl
 

@@ -20,13 +20,18 @@
 
 namespace infinicts::ref::ccl {
 
+class ProcessGroup;
+
 class CommGroup {
  public:
-  // Rank r runs on CPU device devices[r].
-  explicit CommGroup(std::vector<int> devices) : devices_(std::move(devices)) {}
+  // Rank r runs on CPU device devices[r] (of its own process). `across` holds the shared
+  // state of ranks in several processes (process_group.h); NULL when they are all here.
+  explicit CommGroup(std::vector<int> devices, std::shared_ptr<ProcessGroup> across = nullptr)
+      : devices_(std::move(devices)), across_(std::move(across)) {}
 
   int nranks() const { return static_cast<int>(devices_.size()); }
   int device(int rank) const { return devices_[static_cast<size_t>(rank)]; }
+  ProcessGroup *across() const { return across_.get(); }
 
   // The meeting of the ranks' `sequence`-th collective: the first rank to come makes it,
   // and it is forgotten here once every rank has joined (they hold it meanwhile).
@@ -41,6 +46,7 @@ class CommGroup {
   };
 
   const std::vector<int> devices_;
+  const std::shared_ptr<ProcessGroup> across_;
   std::mutex mutex_;
   std::unordered_map<uint64_t, Pending> pending_;
   Mailbox mailbox_;

@@ -1,5 +1,7 @@
 // Where the ranks' stream workers meet for one collective: each deposits its buffers,
-// then they pass through the phases of the algorithm together (a reusable barrier).
+// then they pass through the phases of the algorithm together (a reusable barrier). Ranks in
+// several processes meet in a subclass whose buffers are shared staging slots
+// (collectives_across.cc).
 #ifndef INFINICTS_REF_CCL_MEETING_H
 #define INFINICTS_REF_CCL_MEETING_H
 
@@ -19,6 +21,7 @@ struct RankBuffers {
 class Meeting {
  public:
   explicit Meeting(int nranks) : nranks_(nranks), buffers_(static_cast<size_t>(nranks)) {}
+  virtual ~Meeting() = default;
 
   int nranks() const { return nranks_; }
 
@@ -33,7 +36,7 @@ class Meeting {
 
   // Returns when all nranks ranks have called it (the n-th time each). Everything a rank
   // wrote before the call is visible to every rank after it.
-  void Synchronize() {
+  virtual void Synchronize() {
     std::unique_lock<std::mutex> lock(mutex_);
     const uint64_t generation = generation_;
     if (++waiting_ == nranks_) {
@@ -45,6 +48,10 @@ class Meeting {
     }
     all_arrived_.wait(lock, [&] { return generation_ != generation; });
   }
+
+ protected:
+  // A meeting whose ranks' buffers are known beforehand (staging slots).
+  explicit Meeting(std::vector<RankBuffers> buffers) : nranks_(static_cast<int>(buffers.size())), buffers_(std::move(buffers)) {}
 
  private:
   const int nranks_;

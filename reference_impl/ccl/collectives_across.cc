@@ -1,0 +1,125 @@
+#include "ccl/collectives_across.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace infinicts::ref::ccl {
+namespace {
+
+// The meeting of one window: every rank's buffers are its slots, and the ranks synchronize
+// on the group's barrier.
+class SlotMeeting final : public Meeting {
+ public:
+  explicit SlotMeeting(ProcessGroup &group) : Meeting(Slots(group)), group_(group) {}
+  void Synchronize() override { group_.Barrier(); }
+
+ private:
+  static std::vector<RankBuffers> Slots(const ProcessGroup &group) {
+    std::vector<RankBuffers> slots(static_cast<size_t>(group.nranks()));
+    for (int q = 0; q < group.nranks(); ++q) slots[static_cast<size_t>(q)] = {group.send_slot(q), group.recv_slot(q)};
+    return slots;
+  }
+  ProcessGroup &group_;
+};
+
+const char *At(const void *base, size_t elements, size_t element_size) {
+  return static_cast<const char *>(base) + elements * element_size;
+}
+char *At(void *base, size_t elements, size_t element_size) { return static_cast<char *>(base) + elements * element_size; }
+
+void CopyElements(void *dst, const void *src, size_t elements, size_t element_size) {
+  if (elements > 0) std::memcpy(dst, src, elements * element_size);
+}
+
+// The part of each block from `first` on, at most `window` elements each.
+BlockLayout WindowOfBlocks(const BlockLayout &layout, int nranks, size_t first, size_t window, size_t element_size) {
+  std::vector<size_t> counts(static_cast<size_t>(nranks));
+  for (int q = 0; q < nranks; ++q) {
+    const size_t count = layout.count(q);
+    counts[static_cast<size_t>(q)] = count > first ? std::min(window, count - first) : 0;
+  }
+  return BlockLayout(counts.data(), nranks, element_size);
+}
+
+}  // namespace
+
+void RunCollectiveAcross(ProcessGroup &group, int rank, const CollectiveCall &call) {
+  const int n = group.nranks();
+  const size_t e = call.element_size;
+  SlotMeeting meeting(group);
+  unsigned char *send_slot = group.send_slot(rank);
+  unsigned char *recv_slot = group.recv_slot(rank);
+  CollectiveCall window = call;
+  window.mine = {send_slot, recv_slot};
+  // Windows of whole buffers, and of segments or blocks when n of them share a slot.
+  const size_t whole = group.slot_bytes() / e;
+  const size_t shared = group.slot_bytes() / (e * static_cast<size_t>(n));
+
+  switch (call.kind) {
+    case CollectiveKind::kAllReduce:
+    case CollectiveKind::kBroadcast:
+      for (size_t first = 0; first < call.count; first += whole) {
+        window.count = std::min(whole, call.count - first);
+        const bool stages = call.kind == CollectiveKind::kAllReduce || rank == call.root;
+        if (stages) CopyElements(send_slot, At(call.mine.send, first, e), window.count, e);
+        RunCollective(meeting, rank, window);
+        CopyElements(At(call.mine.recv, first, e), recv_slot, window.count, e);
+      }
+      return;
+    case CollectiveKind::kAllGather:
+      for (size_t first = 0; first < call.count; first += shared) {
+        window.count = std::min(shared, call.count - first);
+        CopyElements(send_slot, At(call.mine.send, first, e), window.count, e);
+        RunCollective(meeting, rank, window);
+        for (int q = 0; q < n; ++q) {
+          CopyElements(At(call.mine.recv, static_cast<size_t>(q) * call.count + first, e),
+                       At(recv_slot, static_cast<size_t>(q) * window.count, e), window.count, e);
+        }
+      }
+      return;
+    case CollectiveKind::kReduceScatter:
+      for (size_t first = 0; first < call.count; first += shared) {
+        window.count = std::min(shared, call.count - first);
+        for (int q = 0; q < n; ++q) {
+          CopyElements(At(send_slot, static_cast<size_t>(q) * window.count, e),
+                       At(call.mine.send, static_cast<size_t>(q) * call.count + first, e), window.count, e);
+        }
+        RunCollective(meeting, rank, window);
+        CopyElements(At(call.mine.recv, first, e), recv_slot, window.count, e);
+      }
+      return;
+    case CollectiveKind::kAllGatherV:
+    case CollectiveKind::kReduceScatterV: {
+      const BlockLayout &layout = *call.layout;
+      size_t longest = 0;
+      for (int q = 0; q < n; ++q) longest = std::max(longest, layout.count(q));
+      const bool gathers = call.kind == CollectiveKind::kAllGatherV;
+      for (size_t first = 0; first < longest; first += shared) {
+        auto blocks = std::make_shared<const BlockLayout>(WindowOfBlocks(layout, n, first, shared, e));
+        window.layout = blocks;
+        if (gathers) {
+          // The send buffer holds this rank's block (NULL when empty); the receive buffer every block.
+          if (blocks->count(rank) > 0) CopyElements(send_slot, At(call.mine.send, first, e), blocks->count(rank), e);
+        } else {
+          for (int q = 0; q < n; ++q) {
+            CopyElements(At(send_slot, blocks->offset(q), e), At(call.mine.send, layout.offset(q) + first, e),
+                         blocks->count(q), e);
+          }
+        }
+        RunCollective(meeting, rank, window);
+        if (gathers) {
+          for (int q = 0; q < n; ++q) {
+            CopyElements(At(call.mine.recv, layout.offset(q) + first, e), At(recv_slot, blocks->offset(q), e),
+                         blocks->count(q), e);
+          }
+        } else {
+          if (blocks->count(rank) > 0) CopyElements(At(call.mine.recv, first, e), recv_slot, blocks->count(rank), e);
+        }
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace infinicts::ref::ccl
