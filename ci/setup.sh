@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency from Debian packages. Quick when they
 # are already there: apt is asked only for what is missing. Chromium renders the
-# HTML report in a test (the charts must draw in a real browser).
+# HTML report in a test (the charts must draw in a real browser); OpenMPI runs the
+# collectives with one process per rank under mpirun.
 set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libopenblas-dev
+  openmpi-bin libopenmpi-dev
   chromium fonts-dejavu-core
 )
 
