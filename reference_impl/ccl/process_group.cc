@@ -89,6 +89,7 @@ std::shared_ptr<CommGroup> LocalGroup(uint64_t token, const std::vector<int> &de
   static std::mutex *mutex = new std::mutex;
   static auto *groups = new std::unordered_map<uint64_t, std::weak_ptr<CommGroup>>;
   std::lock_guard<std::mutex> lock(*mutex);
+  for (auto it = groups->begin(); it != groups->end();) it = it->second.expired() ? groups->erase(it) : std::next(it);
   std::shared_ptr<CommGroup> group = (*groups)[token].lock();
   if (!group) {
     group = std::make_shared<CommGroup>(devices);
@@ -199,10 +200,17 @@ infiniStatus_t JoinAcrossProcesses(const std::string &name, int nranks, int rank
     WakeAll(&header.formed);
     SharedRegion::Unlink(name);  // everyone has it mapped; the id may start another group
   } else if (!WaitWhile(header.formed, 0, deadline)) {
-    // Withdraw, so that the id does not stay half-taken; the last to leave frees the name.
-    me.taken.store(0, std::memory_order_release);
-    if (header.arrived.fetch_sub(1, std::memory_order_acq_rel) == 1) SharedRegion::Unlink(name);
-    return INFINI_STATUS_INTERNAL_ERROR;
+    // Withdraw, so that the id does not stay half-taken, unless the last rank came meanwhile
+    // (then the group is formed, and this rank is in it); the last to leave frees the name.
+    uint32_t arrived = header.arrived.load(std::memory_order_acquire);
+    while (arrived < static_cast<uint32_t>(nranks)) {
+      if (header.arrived.compare_exchange_weak(arrived, arrived - 1, std::memory_order_acq_rel)) {
+        me.taken.store(0, std::memory_order_release);
+        if (arrived == 1) SharedRegion::Unlink(name);
+        return INFINI_STATUS_INTERNAL_ERROR;
+      }
+    }
+    WaitWhile(header.formed, 0, std::chrono::steady_clock::time_point::max());
   }
 
   std::vector<int> devices(static_cast<size_t>(nranks));
