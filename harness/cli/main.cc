@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
 
   MergeOptions merge;
   CLI::App *merge_command = app.add_subcommand("merge", "join the reports of a sharded run (--shard K/N) into one report");
-  merge_command->add_option("shards", merge.inputs, "the shards' reports")->type_name("SHARD.json...")->required();
+  merge_command->add_option("shards", merge.inputs, "the shards' reports")->type_name("SHARD.json")->required();
   merge_command->add_option("--out", merge.out, "the joined report")->type_name("FILE.json")->required();
   merge_command->footer("Exit codes: 0 the joined report holds no failure, crash or timeout; 1 it holds one; "
                         "2 bad usage, an unreadable report, or reports that overlap or come from different "
