@@ -62,6 +62,13 @@ void AllReduceBenchmark(benchmark::State &state, int ranks, size_t count, size_t
     state.SetIterationTime(once());
   }
   paired.Report(state);
+  SetAllReduceCounters(state, ranks, bytes);
+  for (infinicclComm_t comm : comms) infinicclCommDestroy(comm);
+}
+
+}  // namespace
+
+void SetAllReduceCounters(benchmark::State &state, int ranks, size_t bytes) {
   const double calls = static_cast<double>(state.iterations());
   const double bus_factor = 2.0 * (ranks - 1) / ranks;
   state.counters["busbw_bytes_per_second"] =
@@ -72,10 +79,7 @@ void AllReduceBenchmark(benchmark::State &state, int ranks, size_t count, size_t
       benchmark::Counter(2.0 * ranks * static_cast<double>(bytes) * calls, benchmark::Counter::kIsRate);
   state.counters["algbw_bytes_per_second"] =
       benchmark::Counter(static_cast<double>(bytes) * calls, benchmark::Counter::kIsRate);
-  for (infinicclComm_t comm : comms) infinicclCommDestroy(comm);
 }
-
-}  // namespace
 
 void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows) {
   const int ranks = config.allreduce_ranks;

@@ -3,7 +3,7 @@
 // with --all-reduce-rank (RunAllReduceRankProcess), which calls the same AllReduces in the
 // same order. The time of a collective is rank 0's span from start event to end event: its
 // part ends only once every rank has passed the collective's last barrier. The counters are
-// the threaded benchmark's (allreduce_benchmarks.cc), so the two stand side by side.
+// the threaded benchmark's (SetAllReduceCounters), so the two stand side by side.
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -120,13 +120,7 @@ void AllReduceAcrossProcesses(benchmark::State &state, int ranks, size_t count, 
     return;
   }
   paired.Report(state);
-  const double calls = static_cast<double>(state.iterations());
-  state.counters["busbw_bytes_per_second"] =
-      benchmark::Counter(2.0 * (ranks - 1) / ranks * static_cast<double>(bytes) * calls, benchmark::Counter::kIsRate);
-  state.counters["traffic_bytes_per_second"] =
-      benchmark::Counter(2.0 * ranks * static_cast<double>(bytes) * calls, benchmark::Counter::kIsRate);
-  state.counters["algbw_bytes_per_second"] =
-      benchmark::Counter(static_cast<double>(bytes) * calls, benchmark::Counter::kIsRate);
+  SetAllReduceCounters(state, ranks, bytes);
 }
 
 }  // namespace

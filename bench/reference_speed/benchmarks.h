@@ -26,6 +26,9 @@ std::string SgemmName(size_t size);
 void RegisterSgemmBaseline(const SpeedConfig &config);
 void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
 void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+// An AllReduce benchmark's busbw (nccl-tests), memory traffic (2n x bytes) and algbw counters,
+// for `bytes` per rank per call over the state's iterations.
+void SetAllReduceCounters(benchmark::State &state, int ranks, size_t bytes);
 // The same AllReduce with each rank in a process of its own (allreduce_processes.cc): this
 // program started again as a rank process, told so by its one argument.
 void RegisterAllReduceProcessBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);

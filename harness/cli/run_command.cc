@@ -144,12 +144,15 @@ std::vector<std::string> Narrowings(const RunOptions &options, const std::vector
   return narrowed;
 }
 
-// Keeps in `suites` only the cases of `shard`, and says what the shard holds of the selection.
-report::ShardInfo TakeShard(const runner::ShardSpec &shard, std::vector<SuiteCases> *suites) {
+// Keeps in `suites` only the cases of `shard`, says what the shard holds of the selection,
+// and fills `place` with each case's place in the whole selection.
+report::ShardInfo TakeShard(const runner::ShardSpec &shard, std::vector<SuiteCases> *suites,
+                            std::map<std::string, size_t> *place) {
   std::vector<const cts::ListedCase *> selected;
   std::vector<std::string> ids;
   for (const SuiteCases &suite : *suites) {
     for (const cts::ListedCase &listed : suite.cases) {
+      place->emplace(listed.id, selected.size());
       selected.push_back(&listed);
       ids.push_back(listed.id);
     }
@@ -228,10 +231,7 @@ int RunCommand(const RunOptions &options) {
   std::optional<report::ShardInfo> shard_info;
   std::map<std::string, size_t> selection_index;  // shards: each case's place in the whole selection
   if (shard) {
-    for (const SuiteCases &suite : suites) {
-      for (const cts::ListedCase &listed : suite.cases) selection_index.emplace(listed.id, selection_index.size());
-    }
-    shard_info = TakeShard(*shard, &suites);
+    shard_info = TakeShard(*shard, &suites, &selection_index);
     total = shard_info->cases;
     narrowed.push_back(report::ShardNarrowing(*shard_info));
   }

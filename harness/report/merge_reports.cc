@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 namespace infinicts::report {
@@ -203,8 +202,9 @@ bool MergeShardReports(const std::vector<ShardReport> &shards, const std::vector
     first_shard.count = count;
     first_shard.cases = selection["cases"].get<size_t>();
     first_shard.selected = selected;
+    const std::string shard_line = ShardNarrowing(first_shard);
     for (const std::string &line : Strings(first_run, "narrowed")) {
-      if (line != ShardNarrowing(first_shard)) report.run.narrowed.push_back(line);
+      if (line != shard_line) report.run.narrowed.push_back(line);
     }
     std::string missing;
     for (int index = 1; index <= count; ++index) {
