@@ -352,6 +352,9 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
            "RT-EVENT-17") {
   constexpr int kCopies = 4;
   constexpr double kMinShareOfWork = 0.5;
+  // Where the backend runs work at the call, little or nothing is left to wait for: the two
+  // times are then both scheduler noise, so only a shortfall beyond that noise counts.
+  constexpr double kHostNoiseMs = 0.25;
   copies_.Prepare(kLargeBytes);
   if (HasFatalFailure() || IsSkipped()) return;
   infinirtStream_t a = nullptr, b = nullptr;
@@ -378,7 +381,7 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
   CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime(&ms, before, after)", true);
   cts::RecordMetric("elapsed_ms", elapsed_ms);
   cts::RecordMetric("work_wall_ms", work_ms);
-  EXPECT_GE(elapsed_ms, kMinShareOfWork * work_ms)
+  EXPECT_GE(elapsed_ms + kHostNoiseMs, kMinShareOfWork * work_ms)
       << "RT-EVENT-19: the events on stream B around its wait for " << kCopies << " copies of " << kLargeBytes
       << " bytes on stream A are " << elapsed_ms << " ms apart, while that work went on for " << work_ms
       << " ms of host wall time after the first was recorded: an event's time was taken when it was recorded, not"
