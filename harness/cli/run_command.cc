@@ -1,23 +1,28 @@
 // `infinicts run`: probe the backend, select the cases, run them suite by suite in
 // child processes (applying an --expect file: skips, flaky reruns, known failures),
 // rewrite the report after every case, add the roofline of a perf run, print the summary.
+#include <csignal>
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "backend/names.h"
 #include "cli/case_selection.h"
+#include "cli/run_across_ranks.h"
 #include "cli/commands.h"
 #include "cli/terminal.h"
 #include "report/atomic_file.h"
 #include "report/report.h"
+#include "runner/case_listing.h"
 #include "runner/expectations.h"
 #include "runner/interrupt.h"
 #include "runner/probe.h"
+#include "runner/rank_link.h"
 #include "runner/rerun_command.h"
 #include "runner/roofline_pass.h"
 #include "runner/shard.h"
@@ -29,6 +34,8 @@ namespace {
 
 constexpr double kMinimumProbeSeconds = 60;  // loading a real driver stack can take a while
 constexpr int kFlakyAttempts = 3;            // a flaky case that fails runs up to twice more
+// Under mpirun, how long past a case's time limit rank 0 waits for a rank's last parts.
+constexpr double kLostRankGraceSeconds = 60;
 
 using report::CaseResult;
 using report::Status;
@@ -175,9 +182,9 @@ report::ShardInfo TakeShard(const runner::ShardSpec &shard, std::vector<SuiteCas
   return info;
 }
 
-}  // namespace
-
-int RunCommand(const RunOptions &options) {
+// The whole run, or under mpirun rank 0's part of it (with `link`), which writes the report.
+int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
+  std::string error;
   const auto device_type = ParseDeviceType(options.device);
   if (!device_type) {
     return UsageError("unknown device '" + options.device + "'; expected cpu, nvidia, another device type name "
@@ -189,7 +196,6 @@ int RunCommand(const RunOptions &options) {
     return UsageError("--device-ids wants device numbers separated by commas (0,1), not '" + options.device_ids + "'");
   }
 
-  std::string error;
   // A malformed expectations file stops the run before anything starts.
   std::optional<runner::Expectations> expectations;
   if (!options.expect_file.empty()) {
@@ -223,11 +229,16 @@ int RunCommand(const RunOptions &options) {
   selection.level = options.level;
   std::vector<SuiteCases> suites;
   if (!CollectCases(options.suites, selection, &suites, &error)) return UsageError(error);
+  // What narrows the whole selection, before a shard takes its part of it.
+  std::vector<std::string> narrowed = Narrowings(options, suites, modes);
+  if (link) {
+    if (!RanksAllow(options, &error) || !KeepCasesAcrossRanks(options, &suites, &narrowed, &error)) {
+      return UsageError(error);
+    }
+  }
   size_t total = 0;
   for (const SuiteCases &suite : suites) total += suite.cases.size();
   if (total == 0) return UsageError("no case matches the selected suites, modes, level and filter");
-  // What narrows the whole selection, before a shard takes its part of it.
-  std::vector<std::string> narrowed = Narrowings(options, suites, modes);
   std::optional<report::ShardInfo> shard_info;
   std::map<std::string, size_t> selection_index;  // shards: each case's place in the whole selection
   if (shard) {
@@ -249,6 +260,13 @@ int RunCommand(const RunOptions &options) {
     }
   }
 
+  if (link && device_count == 0) {
+    return UsageError("under mpirun every rank needs a " + device_name + " device, and the backend has none");
+  }
+  // Under mpirun each rank's suite process drives one device (docs/scale-out.md).
+  const std::string child_device_ids =
+      link ? std::to_string(RankDevice(requested_ids, device_count, link->layout().local_rank)) : options.device_ids;
+
   report::Report report;
   report.host = report::HostInfo::ThisMachine();
   report.backend.libraries = probe.libraries;
@@ -268,6 +286,10 @@ int RunCommand(const RunOptions &options) {
   report.run.narrowed = std::move(narrowed);
   report.run.shard = shard_info;
   report.run.level = options.level;
+  if (link) {
+    const runner::RankLayout &layout = link->layout();
+    report.run.ranks = report::RanksInfo{layout.ranks, layout.nodes, layout.ranks_per_node};
+  }
   if (device_count == 0) report.run.narrowed.push_back("the backend has no " + device_name + " device: every case skipped");
   if (expectations) report.expectations = report::ExpectationsOutcome{expectations->file(), {}, {}, {}, {}};
   ReportFile report_file(options.out.empty() ? DefaultReportPath(device_name) : options.out, &report);
@@ -284,7 +306,9 @@ int RunCommand(const RunOptions &options) {
     if (shard_info) result.selection_index = selection_index.at(result.id);
     if (report::IsFailure(result.status)) {
       if (!result.message.empty()) result.message += "\n";
-      result.message += "rerun: " + runner::RerunCommand(rerun, result);
+      // Under mpirun the case needs its ranks again.
+      const std::string launcher = link ? "mpirun -np " + std::to_string(link->layout().ranks) + " " : "";
+      result.message += "rerun: " + launcher + runner::RerunCommand(rerun, result);
     }
     if (expectations) {
       if (const runner::Expectation *entry = expectations->Find(runner::ExpectationKind::kXfail, result.id)) {
@@ -310,6 +334,7 @@ int RunCommand(const RunOptions &options) {
   } else {
     runner::InstallInterruptHandlers();
   }
+  std::vector<std::string> lost_ranks;  // under mpirun: ranks whose parts never came
   for (const SuiteCases &suite : suites) {
     // The cases the expectations file skips end here, before the suite runs.
     std::vector<cts::ListedCase> to_run;
@@ -328,16 +353,7 @@ int RunCommand(const RunOptions &options) {
     }
     if (no_device) {
       for (const cts::ListedCase &listed : to_run) {
-        CaseResult result;
-        result.id = listed.id;
-        result.suite = listed.suite;
-        result.subject = listed.subject;
-        result.mode = listed.mode;
-        result.clauses = listed.clauses;
-        result.params = listed.params;
-        result.status = Status::kSkip;
-        result.message = no_device_reason;
-        on_result(std::move(result));
+        on_result(runner::ResultOfListed(listed, Status::kSkip, no_device_reason));
       }
       continue;
     }
@@ -347,11 +363,28 @@ int RunCommand(const RunOptions &options) {
     std::map<std::string, const cts::ListedCase *> listed_by_id;
     for (const cts::ListedCase &listed : to_run) listed_by_id[listed.id] = &listed;
     std::vector<std::pair<const runner::Expectation *, CaseResult>> flaky_failures;
-    runner::SuiteRunSpec spec{suite.binary, suite.suite, options.backends, device_name, options.device_ids,
+    runner::SuiteRunSpec spec{suite.binary, suite.suite, options.backends, device_name, child_device_ids,
                               options.timeout_s};
+    spec.rank_link = link;
     runner::SuiteRunner suite_runner(spec, to_run);
+    // Under mpirun this rank's parts go to the link, which delivers each case's verdict once
+    // every rank's part is in; a flaky case cannot run again alone there (its peers moved on).
+    std::map<std::string, size_t> index_of;
+    if (link) {
+      std::vector<std::string> ids;
+      for (const cts::ListedCase &listed : to_run) {
+        index_of[listed.id] = ids.size();
+        ids.push_back(listed.id);
+      }
+      link->BeginCases(ids, on_result);
+    }
     const bool suite_finished = suite_runner.Run(
         [&](CaseResult result) {
+          if (link) {
+            const size_t index = index_of.at(result.id);
+            link->PartEnded(index, std::move(result));
+            return;
+          }
           const runner::Expectation *flaky =
               expectations && report::IsFailure(result.status)
                   ? expectations->Find(runner::ExpectationKind::kFlaky, result.id)
@@ -360,6 +393,33 @@ int RunCommand(const RunOptions &options) {
           else on_result(std::move(result));
         },
         on_tick);
+    if (link && suite_finished) {
+      lost_ranks = link->FinishCases(options.timeout_s + kLostRankGraceSeconds);
+      for (const std::string &lost : lost_ranks) {
+        report.run.failures.push_back(lost);
+        display.OnRunFailure(lost);
+      }
+    }
+    if (link && !suite_finished) {
+      // mpirun ends every rank when one is lost: the cases left still get a verdict.
+      std::set<std::string> done;
+      for (const CaseResult &result : report.results()) done.insert(result.id);
+      for (const cts::ListedCase &listed : to_run) {
+        if (done.count(listed.id)) continue;
+        on_result(runner::ResultOfListed(listed, Status::kCrash,
+                                         "the MPI job was ended before this case's verdict (a rank's infinicts was "
+                                         "killed, or mpirun was interrupted)"));
+      }
+      report.run.failures.push_back("the MPI job was ended while the cases ran");
+      report.run.complete = true;
+      std::string write_error;
+      if (!report_file.Write(/*durable=*/true, &write_error)) {
+        std::fprintf(stderr, "infinicts: cannot write the report: %s\n", write_error.c_str());
+      }
+      std::fprintf(stderr, "infinicts: the MPI job was ended; %s holds every case's verdict\n",
+                   report_file.path().c_str());
+      link->AbortAll(kExitFailed);
+    }
     for (const std::string &failure : suite_runner.run_failures()) {
       report.run.failures.push_back(failure);
       display.OnRunFailure(failure);
@@ -408,13 +468,34 @@ int RunCommand(const RunOptions &options) {
   PrintSummary(stdout, report, report_file.path());
   std::fflush(stdout);
 
-  if (device_count == 0) return kExitOk;  // --allow-no-device: every case skipped, as asked
-  const report::StatusCounts &counts = report.counts();
-  bool failed = !report.run.failures.empty();
-  for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
-  const report::LevelOutcomes levels = report.levels();
-  const bool level_missed = options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;
-  return failed || level_missed ? kExitFailed : kExitOk;
+  int code = kExitOk;
+  if (device_count > 0) {  // without one (--allow-no-device) every case skipped, as asked
+    const report::StatusCounts &counts = report.counts();
+    bool failed = !report.run.failures.empty();
+    for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
+    const report::LevelOutcomes levels = report.levels();
+    const bool level_missed =
+        options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;
+    code = failed || level_missed ? kExitFailed : kExitOk;
+  }
+  if (link && !lost_ranks.empty()) link->AbortAll(kExitFailed);  // a lost rank would never agree
+  return link ? link->AgreeExitCode(code) : code;
+}
+
+}  // namespace
+
+int RunCommand(const RunOptions &options) {
+  std::string error;
+  // Under mpirun: one runner per rank, rank 0's writing the report (runner/rank_link.h).
+  const std::unique_ptr<runner::RankLink> link = runner::JoinMpiJob(&error);
+  if (!error.empty()) return UsageError(error);
+  if (!link) return RunAloneOrAsRankZero(options, nullptr);
+  signal(SIGPIPE, SIG_IGN);  // a suite process stopped for a peer may leave its input pipe unread
+  const int code = link->rank() == 0 ? RunAloneOrAsRankZero(options, link.get()) : RunRankPart(options, *link);
+  // A rank that stopped before the cases (bad usage, a backend it cannot load) would leave
+  // the others waiting for it: it ends the job.
+  if (code == kExitUsage) link->AbortAll(code);
+  return code;
 }
 
 }  // namespace infinicts::cli

@@ -8,13 +8,16 @@
 #include <set>
 
 #include "cts/case.h"
+#include "cts/rank_spread.h"
 
 namespace infinicts::cts {
 
 nlohmann::json ToJson(const ListedCase &listed) {
-  return nlohmann::json{{"test", listed.test},       {"id", listed.id},     {"suite", listed.suite},
-                        {"subject", listed.subject}, {"mode", listed.mode}, {"clauses", listed.clauses},
-                        {"params", listed.params}};
+  nlohmann::json json{{"test", listed.test},       {"id", listed.id},     {"suite", listed.suite},
+                      {"subject", listed.subject}, {"mode", listed.mode}, {"clauses", listed.clauses},
+                      {"params", listed.params}};
+  if (listed.across_processes) json["across_processes"] = true;
+  return json;
 }
 
 ListedCase ListedCaseFromJson(const nlohmann::json &json) {
@@ -26,6 +29,7 @@ ListedCase ListedCaseFromJson(const nlohmann::json &json) {
   listed.mode = json.at("mode").get<std::string>();
   listed.clauses = json.at("clauses").get<std::vector<std::string>>();
   listed.params = json.value("params", nlohmann::json::object());
+  listed.across_processes = json.value("across_processes", false);
   return listed;
 }
 
@@ -98,6 +102,7 @@ std::vector<ListedCase> ListRegisteredCases(const std::string &suite) {
       listed.subject = meta->subject;
       listed.mode = mode;
       listed.clauses = meta->clauses;
+      listed.across_processes = RunsAcrossProcesses(fixture);
       listed.id = suite + "." + meta->subject + "." + mode + "/" + SnakeCase(test);
       if (!param.empty()) listed.id += "/" + ParamPath(param);
       if (const char *value = info->value_param()) {

@@ -17,6 +17,7 @@ struct ListedCase {
   std::string mode;     // conformance, accuracy, perf
   std::vector<std::string> clauses;
   nlohmann::json params = nlohmann::json::object();
+  bool across_processes = false;  // can run one rank per process, under mpirun (cts/rank_spread.h)
 };
 
 nlohmann::json ToJson(const ListedCase &listed);

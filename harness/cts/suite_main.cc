@@ -1,7 +1,8 @@
 // main() of every suite binary. The runner starts it as
 //   <suite> --cts-list
 //   <suite> --cts-backend PATH… --cts-device TYPE [--cts-device-ids 0,1]
-//           [--cts-cases FILE] [--cts-results-fd N]
+//           [--cts-cases FILE] [--cts-results-fd N] [--cts-spread RANK/RANKS --cts-input-fd N]
+// (--cts-spread: this process drives one rank of each collective case, cts/rank_spread.h).
 // Run by hand or by ctest without options, it tests the backend named by
 // $INFINICTS_BACKEND (':'-separated paths) or else the reference build, on cpu.
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "cts/call_tracing.h"
 #include "cts/case.h"
 #include "cts/case_list.h"
+#include "cts/rank_spread.h"
 #include "cts/result_stream.h"
 
 #ifndef INFINICTS_SUITE_NAME
@@ -37,6 +39,8 @@ struct Options {
   std::string device_ids;
   std::string cases_file;
   int results_fd = -1;
+  std::string spread;  // "RANK/RANKS"
+  int input_fd = -1;
 };
 
 [[noreturn]] void Usage(const std::string &why) {
@@ -68,6 +72,8 @@ Options ParseOptions(int argc, char **argv) {
     else if (arg == "--cts-device-ids") options.device_ids = value();
     else if (arg == "--cts-cases") options.cases_file = value();
     else if (arg == "--cts-results-fd") options.results_fd = std::atoi(value().c_str());
+    else if (arg == "--cts-spread") options.spread = value();
+    else if (arg == "--cts-input-fd") options.input_fd = std::atoi(value().c_str());
     else Usage("unknown option " + arg);
   }
   if (options.backends.empty()) {
@@ -75,6 +81,21 @@ Options ParseOptions(int argc, char **argv) {
     options.backends = Split(env && *env ? env : INFINICTS_DEFAULT_BACKEND, ':');
   }
   return options;
+}
+
+// "1/4" -> rank 1 of 4; the results and input pipes must be there to share through.
+infinicts::cts::RankSpread ParseSpread(const Options &options) {
+  infinicts::cts::RankSpread spread;
+  char slash = 0;
+  std::istringstream text(options.spread);
+  if (!(text >> spread.rank >> slash >> spread.ranks) || slash != '/' || spread.rank < 0 ||
+      spread.rank >= spread.ranks || !text.eof()) {
+    Usage("--cts-spread wants RANK/RANKS (0/2), not '" + options.spread + "'");
+  }
+  if (options.results_fd < 0 || options.input_fd < 0) Usage("--cts-spread needs --cts-results-fd and --cts-input-fd");
+  spread.results_fd = options.results_fd;
+  spread.input_fd = options.input_fd;
+  return spread;
 }
 
 std::vector<int> ResolveDeviceIds(const Options &options, infiniDevice_t type) {
@@ -102,6 +123,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  if (!options.spread.empty()) infinicts::cts::Spread() = ParseSpread(options);
   auto &context = GetContext();
   context.suite = INFINICTS_SUITE_NAME;
   std::string error;

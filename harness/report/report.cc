@@ -90,6 +90,9 @@ std::string Report::Serialize() const {
     run_json["shard"] = Json{{"index", run.shard->index}, {"count", run.shard->count}, {"cases", run.shard->cases},
                              {"selected", run.shard->selected}, {"selection", run.shard->selection}};
   }
+  if (run.ranks) {
+    run_json["ranks"] = Json{{"count", run.ranks->count}, {"nodes", run.ranks->nodes}, {"per_node", run.ranks->per_node}};
+  }
   if (!run.merged_from.empty()) {
     Json merged = Json::array();
     for (const MergedShard &shard : run.merged_from) {

@@ -43,6 +43,13 @@ struct ShardInfo {
   std::string selection;  // SelectionDigest of every shard's case ids
 };
 
+// A run under mpirun: how many rank processes ran the collectives, on how many nodes.
+struct RanksInfo {
+  int count = 1;
+  int nodes = 1;
+  int per_node = 1;  // the most ranks on one node
+};
+
 // One report a merged report was joined from.
 struct MergedShard {
   std::string file;
@@ -70,6 +77,7 @@ struct RunInfo {
   std::optional<std::string> level;         // --level, when given: "minimal" or "advanced"
   std::optional<ShardInfo> shard;           // runs given --shard
   std::vector<MergedShard> merged_from;     // reports made by `infinicts merge`
+  std::optional<RanksInfo> ranks;           // runs under mpirun
 };
 
 // A digest of a set of case ids, whatever their order: 16 hex digits of FNV-1a over the

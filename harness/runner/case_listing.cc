@@ -65,4 +65,19 @@ bool ListSuiteCases(const std::string &binary, std::vector<cts::ListedCase> *cas
   return true;
 }
 
+report::CaseResult ResultOfListed(const cts::ListedCase &listed, report::Status status, std::string message,
+                                  double duration_ms) {
+  report::CaseResult result;
+  result.id = listed.id;
+  result.suite = listed.suite;
+  result.subject = listed.subject;
+  result.mode = listed.mode;
+  result.clauses = listed.clauses;
+  result.params = listed.params;
+  result.status = status;
+  result.message = std::move(message);
+  result.duration_ms = duration_ms < 0 ? 0 : duration_ms;
+  return result;
+}
+
 }  // namespace infinicts::runner

@@ -23,8 +23,8 @@ void CloseFd(int *fd) {
 
 bool MakePipe(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0; }
 
-// Puts the pipes on 0..3 in the forked child. Only async-signal-safe calls here.
-bool SetUpChildFds(int out, int err, int results) {
+// Puts the pipes on 0..4 in the forked child. Only async-signal-safe calls here.
+bool SetUpChildFds(int out, int err, int results, int input = -1) {
   // First above 9, then down: no target descriptor may clobber a source still needed.
   const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null_fd < 0) return false;
@@ -32,17 +32,20 @@ bool SetUpChildFds(int out, int err, int results) {
   const int moved_out = fcntl(out, F_DUPFD_CLOEXEC, 10);
   const int moved_err = fcntl(err, F_DUPFD_CLOEXEC, 10);
   const int moved_results = results >= 0 ? fcntl(results, F_DUPFD_CLOEXEC, 10) : -1;
+  const int moved_input = input >= 0 ? fcntl(input, F_DUPFD_CLOEXEC, 10) : -1;
   if (moved_null < 0 || moved_out < 0 || moved_err < 0 || (results >= 0 && moved_results < 0)) return false;
+  if (input >= 0 && moved_input < 0) return false;
   if (dup2(moved_null, 0) < 0 || dup2(moved_out, 1) < 0 || dup2(moved_err, 2) < 0) return false;
+  if (moved_input >= 0 && dup2(moved_input, kInputFd) < 0) return false;
   return moved_results < 0 || dup2(moved_results, kResultsFd) >= 0;
 }
 
-[[noreturn]] void ExecChild(const char *program, char *const argv[], int out, int err, int results, int exec_error,
-                            pid_t parent) {
+[[noreturn]] void ExecChild(const char *program, char *const argv[], int out, int err, int results, int input,
+                            int exec_error, pid_t parent) {
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // the runner died before prctl took effect
-  if (SetUpChildFds(out, err, results)) {
+  if (SetUpChildFds(out, err, results, input)) {
     signal(SIGPIPE, SIG_DFL);
     execv(program, argv);
   }
@@ -60,10 +63,14 @@ struct Pipes {
   int out[2] = {-1, -1};
   int err[2] = {-1, -1};
   int results[2] = {-1, -1};
+  int input[2] = {-1, -1};
   int exec_error[2] = {-1, -1};
 
-  bool Open(bool with_results, std::string *error) {
-    if (MakePipe(out) && MakePipe(err) && (!with_results || MakePipe(results)) && MakePipe(exec_error)) return true;
+  bool Open(bool with_results, std::string *error, bool with_input = false) {
+    if (MakePipe(out) && MakePipe(err) && (!with_results || MakePipe(results)) && (!with_input || MakePipe(input)) &&
+        MakePipe(exec_error)) {
+      return true;
+    }
     *error = std::string("cannot create pipes: ") + std::strerror(errno);
     return false;
   }
@@ -71,10 +78,11 @@ struct Pipes {
     CloseFd(&out[1]);
     CloseFd(&err[1]);
     CloseFd(&results[1]);
+    CloseFd(&input[0]);
     CloseFd(&exec_error[1]);
   }
   void CloseAll() {
-    for (int *fds : {out, err, results, exec_error}) {
+    for (int *fds : {out, err, results, input, exec_error}) {
       CloseFd(&fds[0]);
       CloseFd(&fds[1]);
     }
@@ -105,7 +113,7 @@ bool ConfirmStart(pid_t pid, Pipes *pipes, const std::string &what, std::string 
 }  // namespace
 
 std::unique_ptr<ChildProcess> ChildProcess::Start(const std::string &program, const std::vector<std::string> &args,
-                                                  bool results_pipe, std::string *error) {
+                                                  bool results_pipe, std::string *error, bool input_pipe) {
   std::vector<std::string> strings;
   strings.push_back(program);
   strings.insert(strings.end(), args.begin(), args.end());
@@ -114,7 +122,7 @@ std::unique_ptr<ChildProcess> ChildProcess::Start(const std::string &program, co
   argv.push_back(nullptr);
 
   Pipes pipes;
-  if (!pipes.Open(results_pipe, error)) {
+  if (!pipes.Open(results_pipe, error, input_pipe)) {
     pipes.CloseAll();
     return nullptr;
   }
@@ -126,12 +134,13 @@ std::unique_ptr<ChildProcess> ChildProcess::Start(const std::string &program, co
     return nullptr;
   }
   if (pid == 0) {
-    ExecChild(program.c_str(), argv.data(), pipes.out[1], pipes.err[1], pipes.results[1], pipes.exec_error[1],
-              parent);
+    ExecChild(program.c_str(), argv.data(), pipes.out[1], pipes.err[1], pipes.results[1], pipes.input[0],
+              pipes.exec_error[1], parent);
   }
   if (!ConfirmStart(pid, &pipes, program, error)) return nullptr;
   std::unique_ptr<ChildProcess> child(new ChildProcess());
   child->Adopt(pid, pipes.out[0], pipes.err[0], pipes.results[0]);
+  child->input_fd_ = pipes.input[1];
   return child;
 }
 
@@ -189,6 +198,18 @@ ChildProcess::~ChildProcess() {
   CloseFd(&stdout_fd_);
   CloseFd(&stderr_fd_);
   CloseFd(&results_fd_);
+  CloseFd(&input_fd_);
+}
+
+bool ChildProcess::WriteInput(const std::string &text) {
+  size_t done = 0;
+  while (input_fd_ >= 0 && done < text.size()) {
+    const ssize_t written = write(input_fd_, text.data() + done, text.size() - done);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;  // the child is gone (SIGPIPE is ignored by the runner)
+    done += static_cast<size_t>(written);
+  }
+  return input_fd_ >= 0;
 }
 
 int ChildProcess::ReadAvailable(int *fd, Stream stream, const Sink &sink) {

@@ -16,6 +16,7 @@
 namespace infinicts::runner {
 
 inline constexpr int kResultsFd = 3;
+inline constexpr int kInputFd = 4;  // the optional pipe the runner writes to the child on
 
 class ChildProcess {
  public:
@@ -24,7 +25,7 @@ class ChildProcess {
 
   // Starts program with args (argv[0] is program). Returns nullptr and a reason when it cannot start.
   static std::unique_ptr<ChildProcess> Start(const std::string &program, const std::vector<std::string> &args,
-                                             bool results_pipe, std::string *error);
+                                             bool results_pipe, std::string *error, bool input_pipe = false);
   // Forks a child that runs body(kResultsFd) and exits with its return value; stdout
   // and stderr are captured as for Start. Only for a single-threaded caller: the
   // body runs ordinary code (dlopen, malloc) in the forked copy.
@@ -46,6 +47,8 @@ class ChildProcess {
   int Reap();  // blocks until the child exits
 
   void KillGroup();  // SIGKILL to the child's whole process group
+  // Writes to the child's input pipe on kInputFd (started with input_pipe); false when it is gone.
+  bool WriteInput(const std::string &text);
 
  private:
   ChildProcess() = default;
@@ -57,6 +60,7 @@ class ChildProcess {
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;
   int results_fd_ = -1;
+  int input_fd_ = -1;
 };
 
 // "exited with code 3", "was killed by signal 11 (SIGSEGV)".

@@ -1,5 +1,7 @@
 #include "runner/expectations.h"
 
+#include "runner/case_listing.h"
+
 #include <fnmatch.h>
 
 #include <fstream>
@@ -87,17 +89,9 @@ std::string Expectations::Where(const Expectation &entry) const { return file_ +
 
 report::CaseResult SkippedResult(const cts::ListedCase &listed, const Expectations &expectations,
                                  const Expectation &entry) {
-  report::CaseResult result;
-  result.id = listed.id;
-  result.suite = listed.suite;
-  result.subject = listed.subject;
-  result.mode = listed.mode;
-  result.clauses = listed.clauses;
-  result.params = listed.params;
-  result.status = report::Status::kSkip;
-  result.message = "listed as skip in " + expectations.Where(entry);
-  if (!entry.reason.empty()) result.message += " (" + entry.reason + ")";
-  return result;
+  std::string message = "listed as skip in " + expectations.Where(entry);
+  if (!entry.reason.empty()) message += " (" + entry.reason + ")";
+  return ResultOfListed(listed, report::Status::kSkip, std::move(message));
 }
 
 bool ApplyXfail(const Expectations &expectations, const Expectation &entry, report::CaseResult *result) {

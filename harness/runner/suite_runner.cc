@@ -9,9 +9,12 @@
 #include <optional>
 
 #include "cts/call_tracing.h"
+#include "runner/case_listing.h"
 #include "runner/case_output.h"
 #include "runner/child_process.h"
 #include "runner/interrupt.h"
+#include "runner/rank_link.h"
+#include "runner/rank_verdict.h"
 
 namespace infinicts::runner {
 namespace {
@@ -21,6 +24,9 @@ using report::CaseResult;
 using report::Status;
 
 constexpr int kPollMs = 50;
+// Under mpirun a peer's message (the unique id the child waits for) is only seen between
+// polls of the child's pipes: short polls keep every case from waiting for it.
+constexpr int kPollWithPeersMs = 2;
 
 double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -129,22 +135,17 @@ std::vector<std::string> SuiteRunner::ChildArguments(const std::string &cases_fi
   args.push_back("--cts-results-fd");
   args.push_back(std::to_string(kResultsFd));
   args.push_back("--gtest_brief=1");  // the runner reads results from fd 3; stdout is only drained
+  if (spec_.rank_link != nullptr) {
+    args.push_back("--cts-spread");
+    args.push_back(std::to_string(spec_.rank_link->rank()) + "/" + std::to_string(spec_.rank_link->layout().ranks));
+    args.push_back("--cts-input-fd");
+    args.push_back(std::to_string(kInputFd));
+  }
   return args;
 }
 
 CaseResult SuiteRunner::ResultFor(size_t index, Status status, std::string message, double duration_ms) const {
-  const cts::ListedCase &listed = cases_[index];
-  CaseResult result;
-  result.id = listed.id;
-  result.suite = listed.suite;
-  result.subject = listed.subject;
-  result.mode = listed.mode;
-  result.clauses = listed.clauses;
-  result.params = listed.params;
-  result.status = status;
-  result.message = std::move(message);
-  result.duration_ms = duration_ms < 0 ? 0 : duration_ms;
-  return result;
+  return ResultOfListed(cases_[index], status, std::move(message), duration_ms);
 }
 
 void SuiteRunner::Resolve(size_t index, CaseResult result, const ResultSink &on_result) {
@@ -176,8 +177,10 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
     return true;
   }
   std::string error;
+  RankLink *const link = spec_.rank_link;
   std::unique_ptr<ChildProcess> child = ChildProcess::Start(spec_.binary, ChildArguments(cases_file.path()),
-                                                            /*results_pipe=*/true, &error);
+                                                            /*results_pipe=*/true, &error,
+                                                            /*input_pipe=*/link != nullptr);
   if (!child) {
     resolve_rest(Status::kCrash, error);
     return true;
@@ -186,6 +189,8 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
 
   size_t resolved_here = 0;
   std::optional<size_t> in_flight;
+  int shares_in_case = 0;                       // under mpirun: rank 0's shares asked for so far
+  std::optional<std::string> stopped_for_peer;  // under mpirun: why the case in flight was stopped
   Clock::time_point in_flight_since = Clock::now();
   Clock::time_point last_event = Clock::now();
   std::string line_buffer;
@@ -199,6 +204,19 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
 
   auto handle_event = [&](const std::string &line) {
     const nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (link != nullptr && event.is_object() && in_flight) {
+      const std::string kind = event.value("event", "");
+      if (kind == "share") {
+        const std::string hex = event.value("data", "");
+        link->Share(*in_flight, shares_in_case++, hex);
+        child->WriteInput(hex + "\n");  // rank 0's own part reads back what it shared
+        return;
+      }
+      if (kind == "need_share") {
+        link->ExpectShare(*in_flight, shares_in_case++);
+        return;
+      }
+    }
     if (!event.is_object() || !event.contains("event") || !event.contains("test")) return;
     if (!event["event"].is_string() || !event["test"].is_string()) return;
     const auto found = index_by_test_.find(event["test"].get<std::string>());
@@ -215,6 +233,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       }
       in_flight = index;
       in_flight_since = now;
+      shares_in_case = 0;
     } else if (kind == "end") {
       const auto text = [&](const char *key) {
         return event.contains(key) && event[key].is_string() ? event[key].get<std::string>() : std::string();
@@ -256,7 +275,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
   std::optional<int> exit_status;
   bool timed_out = false;
   while (true) {
-    child->Pump(kPollMs, sink);
+    child->Pump(link != nullptr ? kPollWithPeersMs : kPollMs, sink);
     on_tick(in_flight ? &cases_[*in_flight] : nullptr);
     if (Interrupted()) {
       child->KillGroup();
@@ -265,6 +284,14 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       return false;
     }
     if ((exit_status = child->TryReap())) break;
+    if (link != nullptr) {
+      if (const std::optional<std::string> hex = link->TakeShare()) child->WriteInput(*hex + "\n");
+      if (in_flight && (stopped_for_peer = link->StopFor(*in_flight))) {
+        child->KillGroup();
+        exit_status = child->Reap();
+        break;
+      }
+    }
     const Clock::time_point now = Clock::now();
     if (now - (in_flight ? in_flight_since : last_event) > timeout) {
       timed_out = true;
@@ -280,7 +307,9 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
   const std::string limit = SecondsText(spec_.timeout_s);
   if (in_flight) {
     const double elapsed = MillisecondsBetween(in_flight_since, Clock::now());
-    if (timed_out) {
+    if (stopped_for_peer) {
+      resolve(*in_flight, ResultFor(*in_flight, Status::kBlocked, kStoppedForPeerPrefix + *stopped_for_peer, elapsed));
+    } else if (timed_out) {
       resolve(*in_flight, ResultFor(*in_flight, Status::kTimeout,
                                     WithOutput("the case did not finish within " + limit + " s; its process was killed",
                                                output, true),

@@ -12,6 +12,8 @@
 //     crashing as it unloads, a sanitizer's report at exit) is a run failure.
 // A crashed case's message carries that case's own output, and the backend call in flight
 // where the child's crash handler (cts/call_tracing.h) named it.
+// Under mpirun (spec.rank_link, runner/rank_link.h) the child runs one rank's part of each
+// case: the runner passes rank 0's shared bytes on to it, and stops a part whose peer failed.
 #pragma once
 
 #include <functional>
@@ -31,6 +33,8 @@ struct SuiteRunSpec {
   std::string device;                 // device type name
   std::string device_ids;             // "0,1", or empty for the child's default
   double timeout_s = 60;              // per case
+  // Under mpirun: this rank's link to the others; the child runs this rank's part of each case.
+  class RankLink *rank_link = nullptr;
 };
 
 class SuiteRunner {

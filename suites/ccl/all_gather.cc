@@ -19,6 +19,7 @@ std::vector<CollectiveParam> ExactMatrix() {
 }
 
 class AllGatherExact : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(AllGatherExact);
 
 CTS_TEST_P(AllGatherExact, exact, "all_gather", "CCL-AG-1", "CCL-INPLACE-3", "CCL-INPLACE-5", "CCL-ORDER-1",
            "CCL-ORDER-2", "CCL-ORDER-3") {
@@ -34,6 +35,7 @@ std::vector<CollectiveParam> StreamOrderMatrix() {
 }
 
 class AllGatherStreamOrder : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(AllGatherStreamOrder);
 
 CTS_TEST_P(AllGatherStreamOrder, after_memcpy_async, "all_gather", "CCL-ORDER-4", "CCL-AG-1") {
   RunParamCase(CollectiveKind::kAllGather, GetParam(), Feeding::kOnStream);

@@ -31,6 +31,7 @@ std::vector<VariableParam> ExactMatrix() {
 }
 
 class AllGatherVExact : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(AllGatherVExact);
 
 CTS_TEST_P(AllGatherVExact, exact, "all_gather_v", "CCL-AGV-1", "CCL-AGV-2", "CCL-AGV-3", "CCL-INPLACE-5",
            "CCL-ORDER-1", "CCL-ORDER-2", "CCL-ORDER-3") {
@@ -46,6 +47,7 @@ std::vector<VariableParam> NullEmptyMatrix() {
 }
 
 class AllGatherVNullEmpty : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(AllGatherVNullEmpty);
 
 CTS_TEST_P(AllGatherVNullEmpty, null_send_of_empty_block, "all_gather_v", "CCL-AGV-2", "CCL-AGV-1") {
   const VariableParam &param = GetParam();
@@ -55,6 +57,7 @@ CTS_TEST_P(AllGatherVNullEmpty, null_send_of_empty_block, "all_gather_v", "CCL-A
 }
 
 class AllGatherVStreamOrder : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(AllGatherVStreamOrder);
 
 CTS_TEST_P(AllGatherVStreamOrder, after_memcpy_async, "all_gather_v", "CCL-ORDER-4", "CCL-AGV-1") {
   RunVariableCase(kKind, GetParam(), Feeding::kOnStream);

@@ -33,6 +33,7 @@ std::vector<CollectiveParam> ExactMatrix() {
 }
 
 class AllReduceExact : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(AllReduceExact);
 
 CTS_TEST_P(AllReduceExact, exact, "all_reduce", "CCL-AR-1", "CCL-AR-2", "CCL-NUM-1", "CCL-NUM-2", "CCL-NUM-3",
            "CCL-NUM-4", "CCL-INPLACE-1", "CCL-INPLACE-5", "CCL-ORDER-1", "CCL-ORDER-2", "CCL-ORDER-3",
@@ -52,6 +53,7 @@ std::vector<CollectiveParam> StreamOrderMatrix() {
 }
 
 class AllReduceStreamOrder : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(AllReduceStreamOrder);
 
 CTS_TEST_P(AllReduceStreamOrder, after_memcpy_async, "all_reduce", "CCL-ORDER-4", "CCL-AR-1") {
   RunParamCase(CollectiveKind::kAllReduce, GetParam(), Feeding::kOnStream);
@@ -69,6 +71,7 @@ struct InFlightParam : cts::Param<InFlightParam> {
 };
 
 class AllReduceInFlight : public cts::ParamCase<InFlightParam> {};
+CTS_ACROSS_PROCESSES(AllReduceInFlight);
 
 CTS_TEST_P(AllReduceInFlight, many_in_flight, "all_reduce", "CCL-ORDER-5", "CCL-AR-1") {
   constexpr int kRanks = 4;
@@ -107,6 +110,7 @@ CTS_TEST_P(AllReduceInFlight, many_in_flight, "all_reduce", "CCL-ORDER-5", "CCL-
 
 // Every rank passes the NULL stream, with its device current.
 class AllReduceNullStream : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(AllReduceNullStream);
 
 std::vector<CollectiveParam> NullStreamMatrix() {
   ParamMatrix matrix;

@@ -22,6 +22,7 @@ std::vector<CollectiveParam> ExactMatrix() {
 }
 
 class BroadcastExact : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(BroadcastExact);
 
 CTS_TEST_P(BroadcastExact, exact, "broadcast", "CCL-BC-1", "CCL-INPLACE-2", "CCL-INPLACE-5", "CCL-ORDER-1",
            "CCL-ORDER-2", "CCL-ORDER-3") {
@@ -37,6 +38,7 @@ std::vector<CollectiveParam> NullSendMatrix() {
 }
 
 class BroadcastNullSend : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(BroadcastNullSend);
 
 CTS_TEST_P(BroadcastNullSend, null_send_off_root, "broadcast", "CCL-BC-1") {
   const int root = GetParam().root.value_or(0);
@@ -56,6 +58,7 @@ std::vector<CollectiveParam> StreamOrderMatrix() {
 }
 
 class BroadcastStreamOrder : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(BroadcastStreamOrder);
 
 CTS_TEST_P(BroadcastStreamOrder, after_memcpy_async, "broadcast", "CCL-ORDER-4", "CCL-BC-1") {
   RunParamCase(CollectiveKind::kBroadcast, GetParam(), Feeding::kOnStream);

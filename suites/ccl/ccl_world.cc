@@ -1,6 +1,8 @@
 #include "ccl_world.h"
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -43,8 +45,19 @@ CallResult GaveNull(const std::string &call, const std::string &what) {
 
 const char *DriveName(Drive drive) { return drive == Drive::kOneThread ? "one_thread" : "threads"; }
 
+int RankCapacity() {
+  if (const auto &spread = cts::Spread()) return spread->ranks;
+  return static_cast<int>(cts::device_ids().size());
+}
+
+const char *RankCapacityUnit() { return cts::Spread() ? "ranks (one per process)" : "devices"; }
+
 std::vector<int> FirstDevices(int ranks) {
   const auto &ids = cts::device_ids();
+  if (cts::Spread()) {
+    if (ids.empty()) return {};
+    return std::vector<int>(std::min(ranks, RankCapacity()), ids.front());
+  }
   return std::vector<int>(ids.begin(), ids.begin() + std::min<size_t>(ranks, ids.size()));
 }
 
@@ -55,7 +68,10 @@ CallResult MakeCurrent(int device) {
 
 World::~World() { Close(); }
 
+bool World::is_local(int rank) const { return std::find(local_.begin(), local_.end(), rank) != local_.end(); }
+
 CallResult World::Open(const std::vector<int> &device_ids, Streams streams) {
+  if (cts::Spread()) return OpenOwnRank(device_ids, streams);
   std::vector<infinicclComm_t> comms(device_ids.size(), nullptr);
   const CallResult made = Check(
       ccl().infinicclCommInitAll(cts::device_type(), comms.data(), static_cast<int>(device_ids.size()), device_ids.data()),
@@ -69,17 +85,57 @@ CallResult World::Adopt(const std::vector<infinicclComm_t> &comms, const std::ve
   devices_ = device_ids;
   comms_ = comms;
   streams_.assign(device_ids.size(), nullptr);
+  local_.clear();
+  for (int r = 0; r < size(); ++r) local_.push_back(r);
   for (int r = 0; r < size(); ++r) {
     if (comms_[r] == nullptr) {
       return GaveNull("infinicclCommInitAll", "a NULL communicator for rank " + std::to_string(r));
     }
   }
-  for (int r = 0; r < size() && streams == Streams::kCreated; ++r) {
+  return MakeStreams(streams);
+}
+
+CallResult World::MakeStreams(Streams streams) {
+  for (int r : local_) {
+    if (streams != Streams::kCreated) break;
     CallResult result = MakeCurrent(devices_[r]);
     if (result.ok()) result = Check(rt().infinirtStreamCreate(&streams_[r]), "infinirtStreamCreate" + RankText(r));
     if (!result.ok()) return result;
   }
   return {};
+}
+
+CallResult World::OpenOwnRank(const std::vector<int> &device_ids, Streams streams) {
+  const int rank = cts::Spread()->rank, ranks = static_cast<int>(device_ids.size());
+  if (rank >= ranks) {
+    CallResult outside;
+    outside.outside = "rank " + std::to_string(rank) + " has no part in this group of " + std::to_string(ranks);
+    return outside;
+  }
+  devices_ = device_ids;
+  comms_.assign(ranks, nullptr);
+  streams_.assign(ranks, nullptr);
+  local_ = {rank};
+  CallResult result = MakeCurrent(devices_[rank]);
+  if (!result.ok()) return result;
+  infinicclUniqueId_t id{};
+  if (rank == 0) {
+    result = Check(ccl().infinicclGetUniqueId(&id), "infinicclGetUniqueId");
+    if (!result.ok()) return result;
+  }
+  std::string error;
+  const std::optional<std::string> shared =
+      cts::ShareFromRankZero(std::string(reinterpret_cast<const char *>(&id), sizeof id), &error);
+  if (!shared || shared->size() != sizeof id) {
+    // The runner's failure, not the backend's: the case cannot go on, and says why.
+    return Check(INFINI_STATUS_INTERNAL_ERROR, "sharing rank 0's unique id (" + (shared ? "wrong size" : error) + ")");
+  }
+  std::memcpy(&id, shared->data(), sizeof id);
+  result = Check(ccl().infinicclCommInitRank(&comms_[rank], ranks, id, rank),
+                 "infinicclCommInitRank(" + std::to_string(ranks) + " ranks)" + RankText(rank));
+  if (!result.ok()) return result;
+  if (comms_[rank] == nullptr) return GaveNull("infinicclCommInitRank", "a NULL communicator" + RankText(rank));
+  return MakeStreams(streams);
 }
 
 CallResult World::Allocate(int rank, size_t bytes, DeviceMemory **memory) {
@@ -89,7 +145,7 @@ CallResult World::Allocate(int rank, size_t bytes, DeviceMemory **memory) {
 }
 
 CallResult World::Synchronize() {
-  for (int r = 0; r < size(); ++r) {
+  for (int r : local_) {
     CallResult result = MakeCurrent(devices_[r]);
     if (result.ok()) result = Check(rt().infinirtStreamSynchronize(streams_[r]), "infinirtStreamSynchronize" + RankText(r));
     if (!result.ok()) return result;
@@ -104,31 +160,32 @@ CallResult World::RunStep(const std::function<CallResult(int)> &fn, int r) const
 }
 
 CallResult World::IssueFromOneThread(const RankSteps &steps) {
-  const int ranks = size();
   const auto step = [this](const std::function<CallResult(int)> &fn, int r) { return RunStep(fn, r); };
   CallResult failure;
   bool issued_any = false;
-  for (int r = 0; r < ranks && failure.ok(); ++r) failure = step(steps.before, r);
-  int grouped = 0;
-  for (; grouped < ranks && failure.ok(); ++grouped) {
-    failure = Check(ccl().infinicclGroupStart(comms_[grouped]), "infinicclGroupStart" + RankText(grouped));
+  for (size_t i = 0; i < local_.size() && failure.ok(); ++i) failure = step(steps.before, local_[i]);
+  size_t grouped = 0;
+  for (; grouped < local_.size() && failure.ok(); ++grouped) {
+    const int r = local_[grouped];
+    failure = Check(ccl().infinicclGroupStart(comms_[r]), "infinicclGroupStart" + RankText(r));
     if (!failure.ok()) break;
   }
-  for (int r = 0; r < ranks && failure.ok(); ++r) {
+  for (size_t i = 0; i < local_.size() && failure.ok(); ++i) {
     issued_any = true;
-    failure = step(steps.issue, r);
+    failure = step(steps.issue, local_[i]);
   }
-  for (int r = 0; r < grouped; ++r) {
+  for (size_t i = 0; i < grouped; ++i) {
+    const int r = local_[i];
     const CallResult ended = Check(ccl().infinicclGroupEnd(comms_[r]), "infinicclGroupEnd" + RankText(r));
     if (failure.ok()) failure = ended;
   }
-  for (int r = 0; r < ranks && failure.ok(); ++r) failure = step(steps.after, r);
+  for (size_t i = 0; i < local_.size() && failure.ok(); ++i) failure = step(steps.after, local_[i]);
   if (!failure.ok() && issued_any) Abandon();
   return failure;
 }
 
 CallResult World::Run(Drive drive, const RankSteps &steps) {
-  const int ranks = size();
+  const int ranks = static_cast<int>(local_.size());
   const auto step = [this](const std::function<CallResult(int)> &fn, int r) { return RunStep(fn, r); };
   if (drive == Drive::kOneThread) {
     const CallResult issued = IssueFromOneThread(steps);
@@ -140,8 +197,9 @@ CallResult World::Run(Drive drive, const RankSteps &steps) {
   bool any_failed = false;
   Barrier all_issued(ranks);
   std::vector<std::thread> threads;
-  for (int r = 0; r < ranks; ++r) {
-    threads.emplace_back([&, r] {
+  for (int i = 0; i < ranks; ++i) {
+    threads.emplace_back([&, i] {
+      const int r = local_[i];
       CallResult result = step(steps.before, r);
       if (result.ok()) result = step(steps.issue, r);
       if (result.ok()) result = step(steps.after, r);
@@ -154,7 +212,7 @@ CallResult World::Run(Drive drive, const RankSteps &steps) {
       if (!any_failed) {
         result = Check(rt().infinirtStreamSynchronize(streams_[r]), "infinirtStreamSynchronize" + RankText(r));
       }
-      results[r] = result;
+      results[i] = result;
     });
   }
   for (std::thread &thread : threads) thread.join();
@@ -167,6 +225,16 @@ CallResult World::Run(Drive drive, const RankSteps &steps) {
   return {};
 }
 
+CallResult World::DestroyRank(int r) {
+  if (!is_local(r) || comms_[r] == nullptr) return {};
+  CallResult result = MakeCurrent(devices_[r]);
+  if (result.ok()) result = Check(rt().infinirtStreamSynchronize(streams_[r]), "infinirtStreamSynchronize" + RankText(r));
+  if (!result.ok()) return result;
+  result = Check(ccl().infinicclCommDestroy(comms_[r]), "infinicclCommDestroy" + RankText(r));
+  comms_[r] = nullptr;
+  return result;
+}
+
 CallResult World::Close() {
   if (abandoned_) {
     for (auto &memory : memories_) memory->Leak();
@@ -174,17 +242,18 @@ CallResult World::Close() {
     devices_.clear();
     comms_.clear();
     streams_.clear();
+    local_.clear();
     return {};
   }
   CallResult first = Synchronize();
   memories_.clear();
-  for (int r = 0; r < size(); ++r) {
+  for (int r : local_) {
     if (streams_[r] == nullptr) continue;
     CallResult result = MakeCurrent(devices_[r]);
     if (result.ok()) result = Check(rt().infinirtStreamDestroy(streams_[r]), "infinirtStreamDestroy" + RankText(r));
     if (first.ok()) first = result;
   }
-  for (int r = 0; r < size(); ++r) {
+  for (int r : local_) {
     if (comms_[r] == nullptr) continue;
     const CallResult result = Check(ccl().infinicclCommDestroy(comms_[r]), "infinicclCommDestroy" + RankText(r));
     if (first.ok()) first = result;
@@ -192,6 +261,7 @@ CallResult World::Close() {
   devices_.clear();
   comms_.clear();
   streams_.clear();
+  local_.clear();
   return first;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cts/case.h"
+#include "cts/rank_spread.h"
 #include "infiniccl.h"
 
 namespace infinicts::ccl_cases {
@@ -19,7 +20,8 @@ struct CallResult {
   int status = INFINI_STATUS_SUCCESS;
   std::string call;       // the failing call, as text
   std::string gave_null;  // what a call that answered SUCCESS gave instead of a handle ("a NULL pointer")
-  bool ok() const { return status == INFINI_STATUS_SUCCESS && gave_null.empty(); }
+  std::string outside;    // one rank per process: why this process has no rank in the group
+  bool ok() const { return status == INFINI_STATUS_SUCCESS && gave_null.empty() && outside.empty(); }
 };
 
 // A CallResult for `status` answered by `call`.
@@ -33,21 +35,30 @@ CallResult GaveNull(const std::string &call, const std::string &what);
 #define CCL_ASSERT_OK(step)                                                                               \
   do {                                                                                                    \
     const ::infinicts::ccl_cases::CallResult ccl_result_ = (step);                                        \
+    if (!ccl_result_.outside.empty()) GTEST_SKIP() << ::infinicts::cts::kOutsideGroupPrefix << ccl_result_.outside; \
     CTS_ASSERT_OK_AS(ccl_result_.status, ccl_result_.call, true);                                         \
     CTS_ASSERT_GAVE_AS(!ccl_result_.gave_null.empty(), ccl_result_.call, ccl_result_.gave_null);          \
   } while (0)
 
-// Skips the case when the run has fewer than `ranks` devices.
+// How many ranks a group may have: the devices under test, or with one rank per process
+// (cts/rank_spread.h) the processes.
+int RankCapacity();
+// "devices", or "ranks (one per process)".
+const char *RankCapacityUnit();
+
+// Skips the case when the run has fewer than `ranks` devices (or rank processes).
 #define CCL_REQUIRE_DEVICES(ranks)                                                                        \
   do {                                                                                                    \
-    if (static_cast<int>(::infinicts::cts::device_ids().size()) < (ranks))                                \
-      GTEST_SKIP() << "needs " << (ranks) << " devices; the run has " << ::infinicts::cts::device_ids().size(); \
+    if (::infinicts::ccl_cases::RankCapacity() < (ranks))                                                 \
+      GTEST_SKIP() << "needs " << (ranks) << " " << ::infinicts::ccl_cases::RankCapacityUnit() << "; the run has " \
+                   << ::infinicts::ccl_cases::RankCapacity();                                             \
   } while (0)
 
 enum class Drive { kOneThread, kThreadPerRank };
 const char *DriveName(Drive drive);  // "one_thread", "threads"
 
-// The first `ranks` devices under test.
+// The first `ranks` devices under test. With one rank per process, the device of this
+// process's rank stands in every place (only that rank is driven here).
 std::vector<int> FirstDevices(int ranks);
 
 // Makes a device of the type under test current on the calling thread.
@@ -67,7 +78,9 @@ class World {
   // and Synchronize make current around it).
   enum class Streams { kCreated, kDefault };
 
-  // Rank r on device_ids[r], with infinicclCommInitAll.
+  // Rank r on device_ids[r], with infinicclCommInitAll. With one rank per process, only this
+  // process's rank, with infinicclCommInitRank and rank 0's unique id (a process whose rank is
+  // not below device_ids.size() answers `outside`: CCL_ASSERT_OK skips it).
   CallResult Open(const std::vector<int> &device_ids, Streams streams = Streams::kCreated);
   // Takes communicators made elsewhere (rank r on device_ids[r]).
   CallResult Adopt(const std::vector<infinicclComm_t> &comms, const std::vector<int> &device_ids,
@@ -78,6 +91,9 @@ class World {
   CallResult Close();
 
   int size() const { return static_cast<int>(devices_.size()); }
+  // The ranks this process drives: every rank, or with one rank per process its own.
+  const std::vector<int> &local_ranks() const { return local_; }
+  bool is_local(int rank) const;
   int device(int rank) const { return devices_[rank]; }
   infinicclComm_t comm(int rank) const { return comms_[rank]; }
   infinirtStream_t stream(int rank) const { return streams_[rank]; }
@@ -109,14 +125,21 @@ class World {
   CallResult Synchronize();
   // Marks the group as left inconsistent (some ranks issued, some did not).
   void Abandon() { abandoned_ = true; }
+  // Destroys one rank's communicator now, after waiting for its stream, where this process
+  // drives that rank (Close leaves it be).
+  CallResult DestroyRank(int rank);
 
  private:
   // Runs one optional step of rank r with its device current.
   CallResult RunStep(const std::function<CallResult(int)> &fn, int rank) const;
+  // Open with one rank per process.
+  CallResult OpenOwnRank(const std::vector<int> &device_ids, Streams streams);
+  CallResult MakeStreams(Streams streams);
 
   std::vector<int> devices_;
   std::vector<infinicclComm_t> comms_;
   std::vector<infinirtStream_t> streams_;
+  std::vector<int> local_;
   std::vector<std::unique_ptr<DeviceMemory>> memories_;
   bool abandoned_ = false;
 };

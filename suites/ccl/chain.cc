@@ -36,6 +36,7 @@ std::vector<ChainParam> ChainMatrix() {
 }
 
 class CollectiveChain : public cts::ParamCase<ChainParam> {};
+CTS_ACROSS_PROCESSES(CollectiveChain);
 
 CTS_TEST_P(CollectiveChain, back_to_back, "all_reduce", "CCL-ORDER-5", "CCL-AR-1", "CCL-AG-1", "CCL-RS-1",
            "CCL-BC-1", "CCL-INPLACE-1") {
@@ -66,7 +67,7 @@ CTS_TEST_P(CollectiveChain, back_to_back, "all_reduce", "CCL-ORDER-5", "CCL-AR-1
   };
   std::vector<Buffers> held(kRanks);
   const Bytes junk(kRanks * bytes, 0xFF);
-  for (int r = 0; r < kRanks; ++r) {
+  for (int r : world.local_ranks()) {
     Buffers &b = held[r];
     CCL_ASSERT_OK(world.Allocate(r, bytes, &b.x));
     CCL_ASSERT_OK(world.Allocate(r, kRanks * bytes, &b.g));
@@ -117,7 +118,7 @@ CTS_TEST_P(CollectiveChain, back_to_back, "all_reduce", "CCL-ORDER-5", "CCL-AR-1
     }
     log.Compare(dtype, false, r, what, want.data(), got.data(), want.size() / ElementSize(dtype));
   };
-  for (int r = 0; r < kRanks; ++r) {
+  for (int r : world.local_ranks()) {
     check(r, "AllGather result", held[r].g, want_g);
     check(r, "AllReduce MAX of the ReduceScatter result", held[r].y, want_m);
     check(r, "Broadcast result", held[r].z, want_m);

@@ -73,14 +73,27 @@ CallResult IssueOnRank(const CollectivePerfParam &param, const PerfShape &shape,
   return Check(INFINI_STATUS_BAD_PARAM, "an unknown collective (a bug of the suite)");
 }
 
+// With one rank per process every process must issue as many collectives as the others:
+// a fixed warm-up and count, one launch a sample, nothing chosen from what a clock read.
+timing::Options SameOnEveryRank(timing::Options options) {
+  options.warmup_ms = 0;
+  options.min_warmup = 3;
+  options.budget_ms = 0;
+  options.min_iterations = 20;
+  options.max_iterations = 20;
+  options.max_launches_per_sample = 1;
+  return options;
+}
+
 }  // namespace
 
 void RunCollectivePerf(const CollectivePerfParam &param) {
-  const int available = static_cast<int>(cts::device_ids().size());
-  if (available < 2) GTEST_SKIP() << "a collective needs 2 devices; the run has " << available;
+  const int available = RankCapacity();
+  const char *unit = RankCapacityUnit();
+  if (available < 2) GTEST_SKIP() << "a collective needs 2 " << unit << "; the run has " << available;
   const int ranks = param.ranks == kAllRanks ? available : param.ranks;
-  if (ranks > available) GTEST_SKIP() << "needs " << ranks << " devices; the run has " << available;
-  if (param.ranks == kAllRanks && ranks == 2) GTEST_SKIP() << "the run has 2 devices: the ranks_2 case measures them all";
+  if (ranks > available) GTEST_SKIP() << "needs " << ranks << " " << unit << "; the run has " << available;
+  if (param.ranks == kAllRanks && ranks == 2) GTEST_SKIP() << "the run has 2 " << unit << ": the ranks_2 case measures them all";
   const PerfShape shape = ShapeOf(param.collective, param.dtype, param.bytes, ranks);
   if (shape.count == 0) GTEST_SKIP() << param.bytes << " bytes leave no element per rank over " << ranks << " ranks";
   const PerfData data(param.collective, param.dtype, ranks, shape);
@@ -88,17 +101,19 @@ void RunCollectivePerf(const CollectivePerfParam &param) {
 
   const size_t element = ElementSize(param.dtype);
   const size_t send_bytes = shape.send_elements * element, recv_bytes = shape.recv_elements * element;
-  const timing::Options options = timing::OptionsFromEnvironment();
+  const timing::Options options =
+      cts::Spread() ? SameOnEveryRank(timing::OptionsFromEnvironment()) : timing::OptionsFromEnvironment();
   const size_t device_bytes =
       send_bytes + recv_bytes + 4 * DeviceMemory::kGuardBytes + (options.cold_cache ? options.flush_bytes : 0);
   const std::vector<int> devices = FirstDevices(ranks);
   // The host stages one rank's send buffer at a time.
-  if (auto missing = cts::MissingMemory(devices, device_bytes, send_bytes)) GTEST_SKIP() << *missing;
+  const std::vector<int> own_devices = cts::Spread() ? std::vector<int>(devices.begin(), devices.begin() + 1) : devices;
+  if (auto missing = cts::MissingMemory(own_devices, device_bytes, send_bytes)) GTEST_SKIP() << *missing;
 
   World world;
   CCL_ASSERT_OK(world.Open(devices));
   std::vector<DeviceMemory *> send(ranks), recv(ranks);
-  for (int r = 0; r < ranks; ++r) {
+  for (int r : world.local_ranks()) {
     CCL_ASSERT_OK(world.Allocate(r, send_bytes, &send[r]));
     CCL_ASSERT_OK(world.Allocate(r, recv_bytes, &recv[r]));
     const Bytes content = data.SendBuffer(r);
@@ -117,7 +132,7 @@ void RunCollectivePerf(const CollectivePerfParam &param) {
     return issued.status;
   };
   std::vector<timing::RankStream> streams;
-  for (int r = 0; r < ranks; ++r) streams.push_back({world.device(r), world.stream(r)});
+  for (int r : world.local_ranks()) streams.push_back({world.device(r), world.stream(r)});
   timing::Measurement measurement;
   try {
     measurement = timing::MeasureAcross(rt(), cts::device_type(), streams, launch, options);
@@ -133,7 +148,7 @@ void RunCollectivePerf(const CollectivePerfParam &param) {
   const bool gathers = param.collective == PerfCollective::kAllGather || param.collective == PerfCollective::kAllGatherV;
   const size_t block = gathers ? shape.count : 0;
   const bool uneven_receive = param.collective == PerfCollective::kReduceScatterV;
-  for (int r = 0; r < ranks; ++r) {
+  for (int r : world.local_ranks()) {
     const size_t received = uneven_receive ? shape.BlockCount(r) : shape.recv_elements;
     for (const ElementWindow &window : CheckedWindows(received, block)) {
       Bytes got(window.count * element);

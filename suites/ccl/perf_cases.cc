@@ -5,36 +5,44 @@
 // does (time, algbw, busbw; perf_shape.h says how sizes are counted).
 #include "perf_bench.h"
 
+#include "cts/rank_spread.h"
+
 namespace infinicts::ccl_cases {
 namespace {
 
 class AllReducePerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(AllReducePerf);
 CTS_TEST_P(AllReducePerf, bandwidth, "all_reduce", "CCL-AR-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class AllGatherPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(AllGatherPerf);
 CTS_TEST_P(AllGatherPerf, bandwidth, "all_gather", "CCL-AG-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class ReduceScatterPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterPerf);
 CTS_TEST_P(ReduceScatterPerf, bandwidth, "reduce_scatter", "CCL-RS-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class BroadcastPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(BroadcastPerf);
 CTS_TEST_P(BroadcastPerf, bandwidth, "broadcast", "CCL-BC-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class AllGatherVPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(AllGatherVPerf);
 CTS_TEST_P(AllGatherVPerf, bandwidth, "all_gather_v", "CCL-AGV-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   cts::NoteOptionalCapability("all_gather_v");
   RunCollectivePerf(GetParam());
 }
 
 class ReduceScatterVPerf : public cts::ParamCase<CollectivePerfParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterVPerf);
 CTS_TEST_P(ReduceScatterVPerf, bandwidth, "reduce_scatter_v", "CCL-RSV-1", "CCL-NUM-1", "CCL-ORDER-3",
            "CCL-ORDER-5") {
   cts::NoteOptionalCapability("reduce_scatter_v");

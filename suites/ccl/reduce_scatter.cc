@@ -22,6 +22,7 @@ std::vector<CollectiveParam> ExactMatrix() {
 }
 
 class ReduceScatterExact : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterExact);
 
 CTS_TEST_P(ReduceScatterExact, exact, "reduce_scatter", "CCL-RS-1", "CCL-NUM-1", "CCL-NUM-2", "CCL-NUM-3",
            "CCL-INPLACE-4", "CCL-INPLACE-5", "CCL-ORDER-1", "CCL-ORDER-2", "CCL-ORDER-3") {
@@ -37,6 +38,7 @@ std::vector<CollectiveParam> StreamOrderMatrix() {
 }
 
 class ReduceScatterStreamOrder : public cts::ParamCase<CollectiveParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterStreamOrder);
 
 CTS_TEST_P(ReduceScatterStreamOrder, after_memcpy_async, "reduce_scatter", "CCL-ORDER-4", "CCL-RS-1") {
   RunParamCase(CollectiveKind::kReduceScatter, GetParam(), Feeding::kOnStream);

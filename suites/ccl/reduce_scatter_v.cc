@@ -38,6 +38,7 @@ std::vector<VariableParam> ExactMatrix() {
 }
 
 class ReduceScatterVExact : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterVExact);
 
 CTS_TEST_P(ReduceScatterVExact, exact, "reduce_scatter_v", "CCL-RSV-1", "CCL-RSV-2", "CCL-RSV-3", "CCL-NUM-1",
            "CCL-NUM-2", "CCL-NUM-3", "CCL-INPLACE-5", "CCL-ORDER-1", "CCL-ORDER-2", "CCL-ORDER-3") {
@@ -53,6 +54,7 @@ std::vector<VariableParam> NullEmptyMatrix() {
 }
 
 class ReduceScatterVNullEmpty : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterVNullEmpty);
 
 CTS_TEST_P(ReduceScatterVNullEmpty, null_recv_of_empty_block, "reduce_scatter_v", "CCL-RSV-2", "CCL-RSV-1") {
   const VariableParam &param = GetParam();
@@ -62,6 +64,7 @@ CTS_TEST_P(ReduceScatterVNullEmpty, null_recv_of_empty_block, "reduce_scatter_v"
 }
 
 class ReduceScatterVStreamOrder : public cts::ParamCase<VariableParam> {};
+CTS_ACROSS_PROCESSES(ReduceScatterVStreamOrder);
 
 CTS_TEST_P(ReduceScatterVStreamOrder, after_memcpy_async, "reduce_scatter_v", "CCL-ORDER-4", "CCL-RSV-1") {
   RunVariableCase(kKind, GetParam(), Feeding::kOnStream);

@@ -184,7 +184,8 @@ infiniStatus_t UnexportedReduceScatterV(void *, void *, const size_t *, int, inf
 }  // namespace
 
 const std::vector<CclFault> &CclFaults() {
-  static const std::vector<CclFault> faults = {
+  static const std::vector<CclFault> faults = [] {
+    std::vector<CclFault> list = {
       {"avg_as_sum", "AllReduce and ReduceScatter compute AVG as SUM (no division by the rank count)",
        [](CclTable &calls) {
          calls.infinicclAllReduce = &AvgAsSumAllReduce;
@@ -246,7 +247,10 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclAllGatherV = &UnexportedAllGatherV;
          calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
        }},
-  };
+    };
+    InstallOneRankFaults(list);
+    return list;
+  }();
   return faults;
 }
 

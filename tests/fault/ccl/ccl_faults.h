@@ -15,5 +15,7 @@ const std::vector<CclFault> &CclFaults();
 void InstallProdCountsRankZeroTwice(CclTable &calls);
 void InstallAllGatherVUniformOffsets(CclTable &calls);
 void InstallReduceScatterVOwnCountEverywhere(CclTable &calls);
+// The faults of one rank only (one_rank_faults.cc), appended to `faults`.
+void InstallOneRankFaults(std::vector<CclFault> &faults);
 
 }  // namespace infinicts::fault

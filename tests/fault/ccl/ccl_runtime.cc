@@ -31,6 +31,7 @@ CclRuntime Load() {
   Bind(library, "infinirtMalloc", runtime.Malloc);
   Bind(library, "infinirtFree", runtime.Free);
   Bind(library, "infinirtMemcpy", runtime.Memcpy);
+  Bind(library, "infinirtMemsetAsync", runtime.MemsetAsync);
   return runtime;
 }
 

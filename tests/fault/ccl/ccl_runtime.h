@@ -14,6 +14,7 @@ struct CclRuntime {
   decltype(&::infinirtMalloc) Malloc = nullptr;
   decltype(&::infinirtFree) Free = nullptr;
   decltype(&::infinirtMemcpy) Memcpy = nullptr;
+  decltype(&::infinirtMemsetAsync) MemsetAsync = nullptr;
 };
 
 // Loaded on first use: the libinfinirt.so the real libinfiniccl.so was linked against

@@ -4,7 +4,12 @@
 //                  reported, the run exited 1 (0 when the fault only makes cases
 //                  unsupported), within the time budget;
 //   without one:   every case passed, every listed case is reported, the run exited 0.
+// With --launcher (mpirun -np N …) the run goes through the launcher and the listed cases are
+// those the suite can spread one rank per process.
 #include <CLI/CLI.hpp>
+
+#include <set>
+#include <sstream>
 
 #include <cstdio>
 #include <string>
@@ -36,7 +41,30 @@ struct Options {
   std::vector<std::string> filter;  // passed to `infinicts list` and `infinicts run` alike
   std::string mode;                 // passed to both as --mode where given
   double max_seconds = 120;
+  std::string launcher;                   // "mpirun -np 2 --oversubscribe": words run before infinicts
+  std::vector<std::string> message_has;   // text every expected case's message must hold
+  std::vector<std::string> message_lacks; // text no expected case's message may hold
 };
+
+std::vector<std::string> Words(const std::string &text) {
+  std::istringstream stream(text);
+  std::vector<std::string> words;
+  for (std::string word; stream >> word;) words.push_back(word);
+  return words;
+}
+
+// The ids the suite binary next to `infinicts` marks as running one rank per process.
+std::set<std::string> AcrossProcessIds(const std::string &infinicts, const std::string &suite, const std::string &log) {
+  const std::string binary = infinicts.substr(0, infinicts.rfind('/') + 1) + "infinicts-suite-" + suite;
+  infinicts::fault::check::RunProcess({binary, "--cts-list"}, {}, log, 60);
+  std::set<std::string> ids;
+  std::istringstream lines(infinicts::fault::check::ReadFile(log));
+  for (std::string line; std::getline(lines, line);) {
+    const auto object = nlohmann::json::parse(line, nullptr, false);
+    if (object.is_object() && object.value("across_processes", false)) ids.insert(object.value("id", std::string()));
+  }
+  return ids;
+}
 
 int failures = 0;
 
@@ -82,6 +110,9 @@ int main(int argc, char **argv) {
   app.add_option("--max-seconds", options.max_seconds, "the whole run's time budget");
   app.add_option("--filter", options.filter, "glob of case ids to take, as infinicts --filter (repeatable)");
   app.add_option("--mode", options.mode, "modes to run, as infinicts --mode (default: its default)");
+  app.add_option("--launcher", options.launcher, "words that start the run (mpirun -np 2 --oversubscribe)");
+  app.add_option("--message-has", options.message_has, "text every expected case's message holds (repeatable)");
+  app.add_option("--message-lacks", options.message_lacks, "text no expected case's message holds (repeatable)");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
   if (!clean && options.expect.empty() && options.blocked.empty() && options.unsupported.empty()) {
@@ -102,12 +133,24 @@ int main(int argc, char **argv) {
     PrintTail("infinicts list", list_output);
     return 1;
   }
-  const std::vector<std::string> listed = check::ParseListedIds(list_output, options.suite);
+  std::vector<std::string> listed = check::ParseListedIds(list_output, options.suite);
+  if (!options.launcher.empty()) {
+    const std::set<std::string> across = AcrossProcessIds(options.infinicts, options.suite, list_log + ".cts");
+    std::vector<std::string> kept;
+    for (const std::string &id : listed) {
+      if (across.count(id)) kept.push_back(id);
+    }
+    listed = std::move(kept);
+  }
 
   const std::string run_log = options.report + ".log";
   std::remove(options.report.c_str());
-  std::vector<std::string> run_argv = {options.infinicts, "run", "--backend", options.backend, "--device",
-                                       options.device, "--timeout", options.timeout, "--out", options.report, "--quiet"};
+  std::vector<std::string> run_argv = Words(options.launcher);
+  for (const std::string &word : {options.infinicts, std::string("run"), std::string("--backend"), options.backend,
+                                  std::string("--device"), options.device, std::string("--timeout"), options.timeout,
+                                  std::string("--out"), options.report, std::string("--quiet")}) {
+    run_argv.push_back(word);
+  }
   run_argv.insert(run_argv.end(), selection.begin(), selection.end());
   const check::ProcessOutcome run = check::RunProcess(
       run_argv, {{"INFINICTS_FAULT", clean ? "" : options.fault}, {"INFINICTS_FAULT_TARGET", options.target}},
@@ -131,10 +174,14 @@ int main(int argc, char **argv) {
   } else {
     Verdict("every listed case is reported once", check::CheckComplete(report, listed));
     if (clean) {
-      Verdict("every case passed", check::CheckAllPass(report));
+      Verdict("every case passed", check::CheckAllPass(report, !options.launcher.empty()));
     } else {
       if (!options.expect.empty()) {
         Verdict("the expected cases caught the fault", check::CheckCaught(report, options.expect));
+      }
+      if (!options.message_has.empty() || !options.message_lacks.empty()) {
+        Verdict("the expected cases' messages say which rank",
+                check::CheckMessages(report, options.expect, options.message_has, options.message_lacks));
       }
       if (!options.blocked.empty()) {
         Verdict("the cases that need what the fault breaks ended blocked",
@@ -156,7 +203,7 @@ int main(int argc, char **argv) {
         std::vector<std::string> named = options.expect;
         named.insert(named.end(), options.blocked.begin(), options.blocked.end());
         named.insert(named.end(), options.unsupported.begin(), options.unsupported.end());
-        Verdict("every other case passed", check::CheckOthersPass(report, named));
+        Verdict("every other case passed", check::CheckOthersPass(report, named, !options.launcher.empty()));
       }
       std::vector<std::string> caught;
       for (const auto &result : report.value("results", nlohmann::json::array())) {

@@ -24,8 +24,16 @@ std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::ve
 std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::vector<std::string> &globs,
                                       const std::string &status);
 
+// Every case a glob matches that did not pass has a message holding each text of `has` and
+// none of `lacks`.
+std::vector<std::string> CheckMessages(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                       const std::vector<std::string> &has, const std::vector<std::string> &lacks);
 // Every case no glob matches ended pass: the fault costs nothing beyond the cases named.
-std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs);
+// With rank_skips_pass, a case skipped for want of ranks under mpirun counts as passed.
+std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                         bool rank_skips_pass = false);
+// Whether a result is a skip for want of rank processes ("needs 4 ranks (one per process); …").
+bool SkippedForWantOfRanks(const nlohmann::json &result);
 
 // The report's failures form exactly `expected` root causes (summary.root_causes): one broken
 // call reads as one problem however many cases it reaches.
@@ -39,7 +47,7 @@ std::vector<std::string> CheckPartVerdicts(const nlohmann::json &report, const s
 std::vector<std::string> CheckMissingCapabilities(const nlohmann::json &report,
                                                   const std::vector<std::string> &capabilities);
 
-// Every case ended pass.
-std::vector<std::string> CheckAllPass(const nlohmann::json &report);
+// Every case ended pass (or, with rank_skips_pass, skipped for want of rank processes).
+std::vector<std::string> CheckAllPass(const nlohmann::json &report, bool rank_skips_pass = false);
 
 }  // namespace infinicts::fault::check

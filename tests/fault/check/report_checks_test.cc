@@ -86,5 +86,23 @@ TEST(FaultReportChecks, AllPassRefusesAnyOtherStatusAndAnEmptyReport) {
   EXPECT_FALSE(CheckAllPass(Report({})).empty());
 }
 
+TEST(FaultReportChecks, UnderMpirunOnlySkipsForWantOfRanksCountAsPassed) {
+  auto report = Report({{"ccl.a", "pass"}, {"ccl.b", "skip"}});
+  report["results"][1]["message"] = "needs 4 ranks (one per process); the run has 2";
+  EXPECT_TRUE(CheckAllPass(report, true).empty());
+  EXPECT_FALSE(CheckAllPass(report).empty());
+  EXPECT_TRUE(CheckOthersPass(report, {}, true).empty());
+  report["results"][1]["message"] = "needs 4 devices; the run has 2";
+  EXPECT_FALSE(CheckAllPass(report, true).empty());
+}
+
+TEST(FaultReportChecks, MessagesMustNameWhatTheyAreToName) {
+  auto report = Report({{"ccl.a", "fail"}, {"ccl.b", "pass"}});
+  report["results"][0]["message"] = "wrong\n[ranks of 2] rank 1 fail";
+  EXPECT_TRUE(CheckMessages(report, {"ccl.*"}, {"rank 1 fail"}, {"rank 0 fail"}).empty());
+  EXPECT_FALSE(CheckMessages(report, {"ccl.*"}, {"rank 0 fail"}, {}).empty());
+  EXPECT_FALSE(CheckMessages(report, {"ccl.*"}, {}, {"rank 1"}).empty());
+}
+
 }  // namespace
 }  // namespace infinicts::fault::check

@@ -1,0 +1,109 @@
+// Faults of one rank of a group (its communicator's rank 1), as a backend bug on one device or
+// in one process shows: the other ranks behave, so only a harness that tells the ranks apart
+// says which one went wrong (docs/usage.md, "Collectives across processes").
+#include <csignal>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "ccl/ccl_faults.h"
+#include "ccl/ccl_runtime.h"
+#include "ccl/comm_registry.h"
+#include "ccl/number_size.h"
+
+namespace infinicts::fault {
+namespace {
+
+constexpr int kFaultyRank = 1;
+// From this many elements up, AllReduce takes its large-message path.
+constexpr size_t kLargeMessageElements = 1000000;
+
+bool OnFaultyRank(infinicclComm_t comm) {
+  const std::optional<CommMember> member = FindMember(comm);
+  return member && member->rank == kFaultyRank;
+}
+
+infiniStatus_t CrashingLargeAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                      infinicclComm_t comm, infinirtStream_t stream) {
+  if (count >= kLargeMessageElements && OnFaultyRank(comm)) std::raise(SIGSEGV);
+  return TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
+}
+
+infiniStatus_t NeverJoiningAllGather(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclComm_t comm,
+                                     infinirtStream_t stream) {
+  if (count > 0 && OnFaultyRank(comm)) {
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+  }
+  return TargetCcl().infinicclAllGather(send, recv, count, dtype, comm, stream);
+}
+
+// A stale write after the collective: rank 1's first received element is overwritten on its
+// stream once the collective is done. Inside a group the collective is issued at the
+// outermost GroupEnd, so the write waits for it there.
+struct StaleWrite {
+  CommMember member;
+  infinirtStream_t stream;
+  void *target;
+  size_t bytes;
+};
+thread_local int group_depth = 0;
+thread_local std::vector<StaleWrite> held_writes;
+
+void Write(const StaleWrite &write) {
+  RealDeviceScope device(write.member.type, write.member.device);
+  RealRuntimeForCcl().MemsetAsync(write.target, 0xA5, write.bytes, write.stream);
+}
+
+infiniStatus_t OverwrittenAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                    infinicclComm_t comm, infinirtStream_t stream) {
+  const infiniStatus_t status = TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
+  const std::optional<CommMember> member = FindMember(comm);
+  if (status != INFINI_STATUS_SUCCESS || count == 0 || recv == nullptr || !member || member->rank != kFaultyRank) {
+    return status;
+  }
+  const StaleWrite write{*member, stream, recv, NumberSize(dtype)};
+  if (group_depth > 0) held_writes.push_back(write);
+  else Write(write);
+  return status;
+}
+
+infiniStatus_t CountingGroupStart(infinicclComm_t comm) {
+  const infiniStatus_t status = TargetCcl().infinicclGroupStart(comm);
+  if (status == INFINI_STATUS_SUCCESS) ++group_depth;
+  return status;
+}
+
+infiniStatus_t CountingGroupEnd(infinicclComm_t comm) {
+  const infiniStatus_t status = TargetCcl().infinicclGroupEnd(comm);
+  if (status == INFINI_STATUS_SUCCESS && group_depth > 0 && --group_depth == 0) {
+    for (const StaleWrite &write : held_writes) Write(write);
+    held_writes.clear();
+  }
+  return status;
+}
+
+}  // namespace
+
+void InstallOneRankFaults(std::vector<CclFault> &faults) {
+  faults.push_back({"one_rank_crashes_in_large_all_reduce",
+                    "rank 1's AllReduce of a million elements or more dies with SIGSEGV (its large-message path)",
+                    [](CclTable &calls) {
+                      TrackCommunicators(calls);
+                      calls.infinicclAllReduce = &CrashingLargeAllReduce;
+                    }});
+  faults.push_back({"one_rank_never_joins_all_gather", "rank 1's AllGather never returns: it never joins its peers",
+                    [](CclTable &calls) {
+                      TrackCommunicators(calls);
+                      calls.infinicclAllGather = &NeverJoiningAllGather;
+                    }});
+  faults.push_back({"one_rank_result_overwritten",
+                    "rank 1's first received AllReduce element is overwritten on its stream after the collective",
+                    [](CclTable &calls) {
+                      TrackCommunicators(calls);
+                      calls.infinicclAllReduce = &OverwrittenAllReduce;
+                      calls.infinicclGroupStart = &CountingGroupStart;
+                      calls.infinicclGroupEnd = &CountingGroupEnd;
+                    }});
+}
+
+}  // namespace infinicts::fault
