@@ -333,6 +333,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     std::fprintf(stderr, "infinicts: warning: %s; every selected case is skipped\n", no_device_reason.c_str());
   } else {
     runner::InstallInterruptHandlers();
+    if (link) runner::InterruptOnContinue();
   }
   std::vector<std::string> lost_ranks;  // under mpirun: ranks whose parts never came
   for (const SuiteCases &suite : suites) {
@@ -411,6 +412,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
                                          "killed, or mpirun was interrupted)"));
       }
       report.run.failures.push_back("the MPI job was ended while the cases ran");
+      for (const std::string &failure : suite_runner.run_failures()) report.run.failures.push_back(failure);
       report.run.complete = true;
       std::string write_error;
       if (!report_file.Write(/*durable=*/true, &write_error)) {

@@ -4,6 +4,7 @@
 
 #include "cts/case.h"
 #include "cts/case_state.h"
+#include "report/fnv1a.h"
 
 namespace infinicts::cts {
 namespace {
@@ -115,12 +116,9 @@ bool FullProfile() {
 uint64_t CaseSeed() {
   const testing::TestInfo *info = testing::UnitTest::GetInstance()->current_test_info();
   std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a: stable across builds and machines
-  for (unsigned char c : name) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
+  report::Fnv1a hash;  // stable across builds and machines
+  hash.Add(name.data(), name.size());
+  return hash.value();
 }
 
 bool IsUnsupportedStatus(int status) {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/fnv1a.h"
+
 namespace infinicts::cts {
 namespace {
 
@@ -71,6 +73,12 @@ std::optional<std::string> ShareFromRankZero(const std::string &bytes, std::stri
 bool MarkAcrossProcesses(const char *fixture) { return AcrossProcesses().insert(fixture).second; }
 
 bool RunsAcrossProcesses(const std::string &fixture) { return AcrossProcesses().count(fixture) > 0; }
+
+double BitsDigest(const void *bytes, size_t size) {
+  report::Fnv1a hash;
+  hash.Add(bytes, size);
+  return static_cast<double>(hash.value() & ((uint64_t{1} << 52) - 1));
+}
 
 std::string HexOf(const std::string &bytes) {
   static const char kDigits[] = "0123456789abcdef";

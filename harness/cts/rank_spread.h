@@ -8,6 +8,7 @@
 // of hex on its input pipe.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,15 @@ bool RunsAcrossProcesses(const std::string &fixture);
 // The skip message of a rank that has no part in a case's group: the runner of rank 0
 // leaves such ranks out of the case's verdict.
 inline constexpr const char *kOutsideGroupPrefix = "outside the group: ";
+
+// Bits every rank of a case must receive alike, where no process sees another rank's bytes:
+// each rank's part records a digest of what it received (kBitsDigestMetric) and whether the
+// case requires agreement here (kBitsMustAgreeMetric, 1 or 0); the runner of rank 0 compares
+// the digests (runner/rank_verdict.h). The digest is FNV-1a cut to 52 bits, so a double
+// holds it exactly.
+inline constexpr const char *kBitsDigestMetric = "bits_digest";
+inline constexpr const char *kBitsMustAgreeMetric = "bits_must_agree";
+double BitsDigest(const void *bytes, size_t size);
 
 // "0x1f…" <-> bytes, as the share protocol carries them.
 std::string HexOf(const std::string &bytes);

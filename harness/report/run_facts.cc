@@ -9,6 +9,8 @@
 #include <ctime>
 #include <fstream>
 
+#include "report/fnv1a.h"
+
 #ifndef INFINICTS_VERSION
 #define INFINICTS_VERSION "unknown"
 #endif
@@ -76,17 +78,13 @@ std::string IsoTimeNowUtc() {
 
 std::string SelectionDigest(std::vector<std::string> ids) {
   std::sort(ids.begin(), ids.end());
-  uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a's offset basis and prime
-  const auto mix = [&](unsigned char byte) {
-    hash ^= byte;
-    hash *= 0x100000001b3ULL;
-  };
+  Fnv1a hash;
   for (const std::string &id : ids) {
-    for (char c : id) mix(static_cast<unsigned char>(c));
-    mix('\n');
+    hash.Add(id.data(), id.size());
+    hash.Add('\n');
   }
   char text[17];
-  std::snprintf(text, sizeof(text), "%016" PRIx64, hash);
+  std::snprintf(text, sizeof(text), "%016" PRIx64, hash.value());
   return text;
 }
 

@@ -29,6 +29,14 @@ void InstallInterruptHandlers() {
   sigaction(SIGHUP, &action, nullptr);
 }
 
+void InterruptOnContinue() {
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;
+  sigaction(SIGCONT, &action, nullptr);
+}
+
 bool Interrupted() { return interrupt_signal != 0; }
 int InterruptSignal() { return interrupt_signal; }
 void SetActiveChildGroup(pid_t group) { active_group = group; }

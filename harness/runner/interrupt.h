@@ -8,6 +8,10 @@
 namespace infinicts::runner {
 
 void InstallInterruptHandlers();
+// Under mpirun: OpenMPI ends a job by sending each rank SIGCONT, then, a second later
+// (odls_base_sigkill_timeout), SIGTERM and at once SIGKILL. SIGCONT is taken as the
+// interrupt, so that rank 0 has that second to write its report.
+void InterruptOnContinue();
 bool Interrupted();
 int InterruptSignal();  // the signal that interrupted the run, 0 if none
 // The process group a signal must take down with the runner; 0 for none.

@@ -35,8 +35,24 @@ std::string HostName() {
   return name;
 }
 
-// Ranks per node and this rank's place among its node's, from every rank's host name.
-RankLayout LayoutOf(int rank, int ranks) {
+// Whether the process `pid` is gone, or a zombie its parent has not reaped yet.
+bool ProcessGone(int pid) {
+  std::FILE *stat = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (stat == nullptr) return true;
+  char state = '?';
+  // "pid (comm) state …": the command may hold spaces and parentheses; the state follows the last ')'.
+  char line[512] = {};
+  const size_t got = std::fread(line, 1, sizeof line - 1, stat);
+  std::fclose(stat);
+  const std::string text(line, got);
+  const size_t close = text.rfind(')');
+  if (close != std::string::npos && close + 2 < text.size()) state = text[close + 2];
+  return state == 'Z' || state == 'X';
+}
+
+// Ranks per node and this rank's place among its node's, from every rank's host name; the
+// process ids of the other ranks on this node into *local_peers (rank -> pid).
+RankLayout LayoutOf(int rank, int ranks, std::map<int, int> *local_peers) {
   const std::string host = HostName();
   constexpr int kNameBytes = 256;
   std::vector<char> mine(kNameBytes, '\0');
@@ -51,6 +67,13 @@ RankLayout LayoutOf(int rank, int ranks) {
     if (r == rank) layout.local_rank = per_node[name];
     ++per_node[name];
   }
+  std::vector<int> pids(static_cast<size_t>(ranks));
+  const int pid = static_cast<int>(getpid());
+  MPI_Allgather(&pid, 1, MPI_INT, pids.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int r = 0; r < ranks; ++r) {
+    const std::string name(all.data() + static_cast<size_t>(r) * kNameBytes);
+    if (r != rank && name == host.substr(0, kNameBytes - 1)) (*local_peers)[r] = pids[static_cast<size_t>(r)];
+  }
   layout.nodes = static_cast<int>(per_node.size());
   layout.ranks_per_node = 0;
   for (const auto &[name, count] : per_node) layout.ranks_per_node = std::max(layout.ranks_per_node, count);
@@ -62,7 +85,7 @@ class MpiRankLink : public RankLink {
   MpiRankLink() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
-    layout_ = LayoutOf(rank_, ranks_);
+    layout_ = LayoutOf(rank_, ranks_, &local_peers_);
   }
   ~MpiRankLink() override {
     int finalized = 0;
@@ -156,6 +179,17 @@ class MpiRankLink : public RankLink {
       MPI_Test(&send->request, &done, MPI_STATUS_IGNORE);
       send = done ? sends_.erase(send) : std::next(send);
     }
+  }
+
+  std::optional<std::string> LostPeer() override {
+    if (rank_ != 0) return std::nullopt;
+    for (const auto &[rank, pid] : local_peers_) {
+      if (ProcessGone(pid)) {
+        return "rank " + std::to_string(rank) + "'s infinicts (pid " + std::to_string(pid) +
+               " on this node) was lost while the cases ran";
+      }
+    }
+    return std::nullopt;
   }
 
   std::vector<std::string> FinishCases(double patience_s) override {
@@ -283,6 +317,7 @@ class MpiRankLink : public RankLink {
   int rank_ = 0;
   int ranks_ = 1;
   RankLayout layout_;
+  std::map<int, int> local_peers_;  // rank -> pid, for the other ranks on this node
   std::vector<std::string> ids_;
   Deliver deliver_;
   std::list<PendingSend> sends_;  // a list: MPI holds each text's address until the send completes

@@ -51,6 +51,10 @@ class RankLink {
   virtual void PartEnded(size_t index, report::CaseResult part) = 0;
   // Moves messages; called every few tens of milliseconds while a suite process runs.
   virtual void Pump() = 0;
+  // Rank 0: a line naming a runner on this node whose process is gone (killed, not its
+  // backend), else nullopt. mpirun ends the job soon after; rank 0 writes its report first.
+  // Other ranks answer nullopt: rank 0 alone ends the job.
+  virtual std::optional<std::string> LostPeer() = 0;
   // After the last case: waits until every part reached rank 0. Rank 0 waits at most
   // `patience_s`; the ranks whose parts are still missing then count as lost, their parts
   // `crash`, and it delivers every verdict left. Answers one line per lost rank.

@@ -1,5 +1,6 @@
 #include "runner/rank_verdict.h"
 
+#include <optional>
 #include <string>
 
 #include "cts/rank_spread.h"
@@ -47,6 +48,35 @@ std::optional<double> MedianOf(const CaseResult &part) {
   return median.get<double>();
 }
 
+// CCL-NUM-4 across processes: the members' bit digests, compared with the first member's. A
+// member that did not record one (it failed before reading back) is not counted. Clears the
+// digests from the combined metrics and records ranks_disagreeing; answers the ranks that
+// disagree where agreement is required, and none otherwise.
+std::vector<int> CompareBitsDigests(const std::vector<CaseResult> &parts, const std::vector<int> &members,
+                                    CaseResult &combined) {
+  const auto number = [](const CaseResult &part, const char *name) -> std::optional<double> {
+    if (!part.metrics.is_object() || !part.metrics.contains(name) || !part.metrics[name].is_number()) {
+      return std::nullopt;
+    }
+    return part.metrics[name].get<double>();
+  };
+  std::optional<double> reference;
+  bool must_agree = false;
+  std::vector<int> disagreeing;
+  for (int r : members) {
+    const std::optional<double> digest = number(parts[r], cts::kBitsDigestMetric);
+    if (!digest) continue;
+    must_agree = must_agree || number(parts[r], cts::kBitsMustAgreeMetric).value_or(0) != 0;
+    if (!reference) reference = digest;
+    else if (*digest != *reference) disagreeing.push_back(r);
+  }
+  if (!reference) return {};
+  combined.metrics.erase(cts::kBitsDigestMetric);
+  combined.metrics.erase(cts::kBitsMustAgreeMetric);
+  combined.metrics["ranks_disagreeing"] = static_cast<double>(disagreeing.size());
+  return must_agree ? disagreeing : std::vector<int>{};
+}
+
 }  // namespace
 
 bool StopsPeers(const CaseResult &part) {
@@ -84,6 +114,14 @@ CaseResult CombineRankParts(const std::vector<CaseResult> &parts) {
   }
   combined.duration_ms = 0;
   for (const CaseResult &part : parts) combined.duration_ms = std::max(combined.duration_ms, part.duration_ms);
+  const std::vector<int> disagreeing = CompareBitsDigests(parts, members, combined);
+  if (!disagreeing.empty() && Severity(combined.status) < Severity(Status::kFail)) {
+    combined.status = Status::kFail;
+    combined.message = std::string(disagreeing.size() == 1 ? "rank " : "ranks ") + RankList(disagreeing) +
+                       " received other bits than rank " + std::to_string(members.front()) +
+                       ", though every rank must receive the same bits here";
+    return combined;
+  }
 
   // A pass, or a skip every member agrees on (the case cannot apply here), needs no rank named.
   if (Severity(combined.status) <= Severity(Status::kSkip)) return combined;

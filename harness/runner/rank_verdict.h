@@ -6,7 +6,10 @@
 //     skip, pass), and the message is the first such rank's, followed by a line naming
 //     every rank that did not pass and how;
 //   - a perf case's metrics and timing are the slowest rank's (largest time_ms_median),
-//     the duration the longest part's.
+//     the duration the longest part's;
+//   - where the parts carry bit digests (cts::kBitsDigestMetric), ranks_disagreeing counts
+//     the members whose digest differs from the first member's, and where agreement is
+//     required a passing case fails naming those ranks.
 #pragma once
 
 #include <vector>

@@ -277,7 +277,10 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
   while (true) {
     child->Pump(link != nullptr ? kPollWithPeersMs : kPollMs, sink);
     on_tick(in_flight ? &cases_[*in_flight] : nullptr);
-    if (Interrupted()) {
+    std::optional<std::string> lost_peer;
+    if (link != nullptr && !Interrupted()) lost_peer = link->LostPeer();
+    if (Interrupted() || lost_peer) {
+      if (lost_peer) run_failures_.push_back(*lost_peer);
       child->KillGroup();
       child->Reap();
       SetActiveChildGroup(0);

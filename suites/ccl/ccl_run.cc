@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ccl_check.h"
+#include "cts/rank_spread.h"
 
 namespace infinicts::ccl_cases {
 namespace {
@@ -113,13 +114,17 @@ void CollectiveRun::Verify() {
     }
   }
   if (plan_.within_ulps) cts::RecordMetric("max_ulp", log.max_ulp());
-  // With one rank per process no process sees two ranks' results: CCL-NUM-4 is not checked.
+  // CCL-NUM-4 binds on the CPU; elsewhere the suite only records what it saw.
+  const bool must_agree = cts::device_type() == INFINI_DEVICE_CPU;
   if (plan_.within_ulps && ranks.size() > 1) {
-    // CCL-NUM-4 binds on the CPU; elsewhere the suite only records what it saw.
-    if (cts::device_type() == INFINI_DEVICE_CPU && disagreeing > 0) {
+    if (must_agree && disagreeing > 0) {
       log.Note(std::to_string(disagreeing) + " rank(s) received other bits than rank 0 (CCL-NUM-4)");
     }
     cts::RecordMetric("ranks_disagreeing", disagreeing);
+  } else if (plan_.ranks_agree && plan_.within_ulps && cts::Spread()) {
+    // One rank per process: the runner of rank 0 compares the ranks' digests.
+    cts::RecordMetric(cts::kBitsDigestMetric, cts::BitsDigest(first_rank.data(), first_rank.size()));
+    cts::RecordMetric(cts::kBitsMustAgreeMetric, must_agree ? 1 : 0);
   }
   ExpectNoMismatch(log);
 }

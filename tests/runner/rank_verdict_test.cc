@@ -74,6 +74,42 @@ TEST(RankVerdict, PerfTakesTheSlowestRanksFiguresAndTheLongestDuration) {
   EXPECT_DOUBLE_EQ(verdict.duration_ms, 30);
 }
 
+CaseResult WithDigest(CaseResult part, const std::string &bits, bool must_agree) {
+  part.metrics = nlohmann::json::object();
+  part.metrics[cts::kBitsDigestMetric] = cts::BitsDigest(bits.data(), bits.size());
+  part.metrics[cts::kBitsMustAgreeMetric] = must_agree ? 1.0 : 0.0;
+  return part;
+}
+
+TEST(RankVerdict, RanksWhoseBitsDifferFailWhereAgreementIsRequired) {
+  const CaseResult verdict = CombineRankParts({WithDigest(Part(Status::kPass), "abcd", true),
+                                               WithDigest(Part(Status::kPass), "abce", true), Outside(2),
+                                               WithDigest(Part(Status::kPass), "abce", true)});
+  EXPECT_EQ(verdict.status, Status::kFail);
+  EXPECT_EQ(verdict.message, "ranks 1, 3 received other bits than rank 0, though every rank must receive the same bits here");
+  EXPECT_DOUBLE_EQ(verdict.metrics["ranks_disagreeing"].get<double>(), 2.0);
+  EXPECT_FALSE(verdict.metrics.contains(cts::kBitsDigestMetric)) << "the digests stay out of the report";
+  EXPECT_FALSE(verdict.metrics.contains(cts::kBitsMustAgreeMetric));
+}
+
+TEST(RankVerdict, DifferingBitsAreOnlyCountedWhereAgreementIsNotRequired) {
+  const CaseResult verdict = CombineRankParts(
+      {WithDigest(Part(Status::kPass), "abcd", false), WithDigest(Part(Status::kPass), "abce", false)});
+  EXPECT_EQ(verdict.status, Status::kPass);
+  EXPECT_DOUBLE_EQ(verdict.metrics["ranks_disagreeing"].get<double>(), 1.0);
+}
+
+TEST(RankVerdict, AgreeingBitsPassAndAWorseStatusStands) {
+  const CaseResult agreeing =
+      CombineRankParts({WithDigest(Part(Status::kPass), "abcd", true), WithDigest(Part(Status::kPass), "abcd", true)});
+  EXPECT_EQ(agreeing.status, Status::kPass);
+  EXPECT_DOUBLE_EQ(agreeing.metrics["ranks_disagreeing"].get<double>(), 0.0);
+  const CaseResult crashed = CombineRankParts(
+      {WithDigest(Part(Status::kPass), "abcd", true), Part(Status::kCrash, "killed by signal 11")});
+  EXPECT_EQ(crashed.status, Status::kCrash);
+  EXPECT_EQ(crashed.message.rfind("killed by signal 11", 0), 0u) << crashed.message;
+}
+
 TEST(RankVerdict, WhatStopsPeers) {
   EXPECT_FALSE(StopsPeers(Part(Status::kPass)));
   EXPECT_FALSE(StopsPeers(Outside(3)));

@@ -1,6 +1,8 @@
 // Faults of one rank of a group (its communicator's rank 1), as a backend bug on one device or
 // in one process shows: the other ranks behave, so only a harness that tells the ranks apart
 // says which one went wrong (docs/usage.md, "Collectives across processes").
+#include <unistd.h>
+
 #include <csignal>
 #include <chrono>
 #include <thread>
@@ -29,6 +31,17 @@ infiniStatus_t CrashingLargeAllReduce(void *send, void *recv, size_t count, infi
   return TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
 }
 
+// The process that started this backend's process (under mpirun: the rank's infinicts) is
+// killed, as an operator or the OOM killer would: a lost rank, not a crash a runner sees.
+infiniStatus_t RunnerKillingLargeAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype,
+                                           infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
+  if (count >= kLargeMessageElements && OnFaultyRank(comm)) {
+    kill(getppid(), SIGKILL);
+    std::raise(SIGKILL);
+  }
+  return TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
+}
+
 infiniStatus_t NeverJoiningAllGather(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclComm_t comm,
                                      infinirtStream_t stream) {
   if (count > 0 && OnFaultyRank(comm)) {
@@ -37,10 +50,13 @@ infiniStatus_t NeverJoiningAllGather(void *send, void *recv, size_t count, infin
   return TargetCcl().infinicclAllGather(send, recv, count, dtype, comm, stream);
 }
 
-// A stale write after the collective: rank 1's first received element is overwritten on its
-// stream once the collective is done. Inside a group the collective is issued at the
-// outermost GroupEnd, so the write waits for it there.
+// A stale write after the collective to rank 1's first received element: overwritten on its
+// stream, or its lowest bit flipped once the stream is done (one ULP off, which the values'
+// tolerance for AVG admits, so only the ranks' agreement shows it). Inside a group the
+// collective is issued at the outermost GroupEnd, so the write waits for it there.
+enum class StaleKind { kOverwrite, kFlipLowestBit };
 struct StaleWrite {
+  StaleKind kind;
   CommMember member;
   infinirtStream_t stream;
   void *target;
@@ -51,20 +67,44 @@ thread_local std::vector<StaleWrite> held_writes;
 
 void Write(const StaleWrite &write) {
   RealDeviceScope device(write.member.type, write.member.device);
-  RealRuntimeForCcl().MemsetAsync(write.target, 0xA5, write.bytes, write.stream);
+  const CclRuntime &runtime = RealRuntimeForCcl();
+  if (write.kind == StaleKind::kOverwrite) {
+    runtime.MemsetAsync(write.target, 0xA5, write.bytes, write.stream);
+    return;
+  }
+  std::vector<unsigned char> element(write.bytes);
+  if (runtime.StreamSynchronize(write.stream) != INFINI_STATUS_SUCCESS ||
+      runtime.Memcpy(element.data(), write.target, write.bytes, INFINIRT_MEMCPY_D2H) != INFINI_STATUS_SUCCESS) {
+    return;
+  }
+  element[0] ^= 1;  // little-endian: the mantissa's lowest bit
+  runtime.Memcpy(write.target, element.data(), write.bytes, INFINIRT_MEMCPY_H2D);
 }
 
-infiniStatus_t OverwrittenAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
-                                    infinicclComm_t comm, infinirtStream_t stream) {
+infiniStatus_t StaleAllReduce(StaleKind kind, void *send, void *recv, size_t count, infiniDtype_t dtype,
+                              infinicclReduceOp_t op, infinicclComm_t comm, infinirtStream_t stream) {
   const infiniStatus_t status = TargetCcl().infinicclAllReduce(send, recv, count, dtype, op, comm, stream);
   const std::optional<CommMember> member = FindMember(comm);
   if (status != INFINI_STATUS_SUCCESS || count == 0 || recv == nullptr || !member || member->rank != kFaultyRank) {
     return status;
   }
-  const StaleWrite write{*member, stream, recv, NumberSize(dtype)};
+  const bool floating = dtype == INFINI_DTYPE_F16 || dtype == INFINI_DTYPE_BF16 || dtype == INFINI_DTYPE_F32 ||
+                        dtype == INFINI_DTYPE_F64;
+  if (kind == StaleKind::kFlipLowestBit && (op != INFINICCL_AVG || !floating)) return status;
+  const StaleWrite write{kind, *member, stream, recv, NumberSize(dtype)};
   if (group_depth > 0) held_writes.push_back(write);
   else Write(write);
   return status;
+}
+
+infiniStatus_t OverwrittenAllReduce(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                    infinicclComm_t comm, infinirtStream_t stream) {
+  return StaleAllReduce(StaleKind::kOverwrite, send, recv, count, dtype, op, comm, stream);
+}
+
+infiniStatus_t OneUlpOffAverage(void *send, void *recv, size_t count, infiniDtype_t dtype, infinicclReduceOp_t op,
+                                infinicclComm_t comm, infinirtStream_t stream) {
+  return StaleAllReduce(StaleKind::kFlipLowestBit, send, recv, count, dtype, op, comm, stream);
 }
 
 infiniStatus_t CountingGroupStart(infinicclComm_t comm) {
@@ -82,15 +122,31 @@ infiniStatus_t CountingGroupEnd(infinicclComm_t comm) {
   return status;
 }
 
+// Installers: rank 1's AllReduce replaced; and with the groups counted, for a write held
+// until the outermost GroupEnd.
+template <decltype(&::infinicclAllReduce) AllReduce>
+void WithAllReduce(CclTable &calls) {
+  TrackCommunicators(calls);
+  calls.infinicclAllReduce = AllReduce;
+}
+
+template <decltype(&::infinicclAllReduce) AllReduce>
+void WithStaleWrite(CclTable &calls) {
+  WithAllReduce<AllReduce>(calls);
+  calls.infinicclGroupStart = &CountingGroupStart;
+  calls.infinicclGroupEnd = &CountingGroupEnd;
+}
+
 }  // namespace
 
 void InstallOneRankFaults(std::vector<CclFault> &faults) {
   faults.push_back({"one_rank_crashes_in_large_all_reduce",
                     "rank 1's AllReduce of a million elements or more dies with SIGSEGV (its large-message path)",
-                    [](CclTable &calls) {
-                      TrackCommunicators(calls);
-                      calls.infinicclAllReduce = &CrashingLargeAllReduce;
-                    }});
+                    &WithAllReduce<&CrashingLargeAllReduce>});
+  faults.push_back({"one_rank_runner_killed_in_large_all_reduce",
+                    "in rank 1's AllReduce of a million elements or more, the process that started the backend's "
+                    "(the rank's infinicts under mpirun) is killed with SIGKILL: a lost rank",
+                    &WithAllReduce<&RunnerKillingLargeAllReduce>});
   faults.push_back({"one_rank_never_joins_all_gather", "rank 1's AllGather never returns: it never joins its peers",
                     [](CclTable &calls) {
                       TrackCommunicators(calls);
@@ -98,12 +154,11 @@ void InstallOneRankFaults(std::vector<CclFault> &faults) {
                     }});
   faults.push_back({"one_rank_result_overwritten",
                     "rank 1's first received AllReduce element is overwritten on its stream after the collective",
-                    [](CclTable &calls) {
-                      TrackCommunicators(calls);
-                      calls.infinicclAllReduce = &OverwrittenAllReduce;
-                      calls.infinicclGroupStart = &CountingGroupStart;
-                      calls.infinicclGroupEnd = &CountingGroupEnd;
-                    }});
+                    &WithStaleWrite<&OverwrittenAllReduce>});
+  faults.push_back({"one_rank_average_one_ulp_off",
+                    "rank 1's first AllReduce AVG element (floating dtypes) has its lowest bit flipped after the "
+                    "collective: within the values' tolerance, but not the bits every rank must share (CCL-NUM-4)",
+                    &WithStaleWrite<&OneUlpOffAverage>});
 }
 
 }  // namespace infinicts::fault

@@ -44,6 +44,7 @@ struct Options {
   std::string launcher;                   // "mpirun -np 2 --oversubscribe": words run before infinicts
   std::vector<std::string> message_has;   // text every expected case's message must hold
   std::vector<std::string> message_lacks; // text no expected case's message may hold
+  std::string run_failure_has;            // a run failure must hold it; the run exits non-zero
 };
 
 std::vector<std::string> Words(const std::string &text) {
@@ -113,6 +114,8 @@ int main(int argc, char **argv) {
   app.add_option("--launcher", options.launcher, "words that start the run (mpirun -np 2 --oversubscribe)");
   app.add_option("--message-has", options.message_has, "text every expected case's message holds (repeatable)");
   app.add_option("--message-lacks", options.message_lacks, "text no expected case's message holds (repeatable)");
+  app.add_option("--run-failure-has", options.run_failure_has,
+                 "text a run failure holds (a lost rank): the run exits non-zero, its report complete");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
   if (!clean && options.expect.empty() && options.blocked.empty() && options.unsupported.empty()) {
@@ -164,9 +167,15 @@ int main(int argc, char **argv) {
           run.timed_out ? std::vector<std::string>{"it did not"} : std::vector<std::string>{});
   // Unsupported cases alone fail nothing.
   const int expected_exit = clean || (options.expect.empty() && options.blocked.empty()) ? 0 : 1;
-  Verdict("the run exited " + std::to_string(expected_exit),
-          run.exited && run.exit_code == expected_exit ? std::vector<std::string>{}
-                                                        : std::vector<std::string>{"it " + Describe(run)});
+  if (!options.run_failure_has.empty()) {
+    // A lost rank: mpirun's own exit status names the signal that ended it, not infinicts'.
+    Verdict("the run exited non-zero", run.exited && run.exit_code != 0 ? std::vector<std::string>{}
+                                                                          : std::vector<std::string>{"it " + Describe(run)});
+  } else {
+    Verdict("the run exited " + std::to_string(expected_exit),
+            run.exited && run.exit_code == expected_exit ? std::vector<std::string>{}
+                                                          : std::vector<std::string>{"it " + Describe(run)});
+  }
 
   const auto report = nlohmann::json::parse(check::ReadFile(options.report), nullptr, false);
   if (!report.is_object()) {
@@ -182,6 +191,9 @@ int main(int argc, char **argv) {
       if (!options.message_has.empty() || !options.message_lacks.empty()) {
         Verdict("the expected cases' messages say which rank",
                 check::CheckMessages(report, options.expect, options.message_has, options.message_lacks));
+      }
+      if (!options.run_failure_has.empty()) {
+        Verdict("the complete report names the run failure", check::CheckRunFailure(report, options.run_failure_has));
       }
       if (!options.blocked.empty()) {
         Verdict("the cases that need what the fault breaks ended blocked",

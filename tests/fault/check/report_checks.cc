@@ -147,6 +147,17 @@ std::vector<std::string> CheckMessages(const nlohmann::json &report, const std::
   return problems;
 }
 
+std::vector<std::string> CheckRunFailure(const nlohmann::json &report, const std::string &text) {
+  const nlohmann::json run = report.value("run", nlohmann::json::object());
+  std::vector<std::string> problems;
+  if (!run.value("complete", false)) problems.push_back("run.complete is not true");
+  const nlohmann::json failures = run.value("failures", nlohmann::json::array());
+  bool found = false;
+  for (const auto &failure : failures) found = found || (failure.is_string() && failure.get<std::string>().find(text) != std::string::npos);
+  if (!found) problems.push_back("no run failure holds '" + text + "': " + failures.dump());
+  return problems;
+}
+
 std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expected) {
   const nlohmann::json causes = report.value("summary", nlohmann::json::object()).value("root_causes", nlohmann::json::array());
   if (static_cast<int>(causes.size()) == expected) return {};

@@ -35,6 +35,9 @@ std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std
 // Whether a result is a skip for want of rank processes ("needs 4 ranks (one per process); …").
 bool SkippedForWantOfRanks(const nlohmann::json &result);
 
+// The run recorded itself complete and holds a run failure with the text (a lost MPI rank).
+std::vector<std::string> CheckRunFailure(const nlohmann::json &report, const std::string &text);
+
 // The report's failures form exactly `expected` root causes (summary.root_causes): one broken
 // call reads as one problem however many cases it reaches.
 std::vector<std::string> CheckRootCauses(const nlohmann::json &report, int expected);
