@@ -1,6 +1,8 @@
 #include "ccl/collectives_across.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 #include <cstring>
 #include <vector>
 
@@ -42,9 +44,87 @@ BlockLayout WindowOfBlocks(const BlockLayout &layout, int nranks, size_t first, 
   return BlockLayout(counts.data(), nranks, element_size);
 }
 
+// The meeting of ranks whose buffers every rank has mapped.
+class MappedMeeting final : public Meeting {
+ public:
+  MappedMeeting(ProcessGroup &group, std::vector<RankBuffers> buffers) : Meeting(std::move(buffers)), group_(group) {}
+  void Synchronize() override { group_.Barrier(); }
+
+ private:
+  ProcessGroup &group_;
+};
+
+// The bytes of each buffer of `call` as rank `rank` passes it.
+std::pair<size_t, size_t> BufferBytes(const CollectiveCall &call, int rank, int nranks) {
+  const size_t e = call.element_size, n = static_cast<size_t>(nranks);
+  switch (call.kind) {
+    case CollectiveKind::kAllReduce: return {call.count * e, call.count * e};
+    case CollectiveKind::kBroadcast: return {rank == call.root ? call.count * e : 0, call.count * e};
+    case CollectiveKind::kAllGather: return {call.count * e, n * call.count * e};
+    case CollectiveKind::kReduceScatter: return {n * call.count * e, call.count * e};
+    case CollectiveKind::kAllGatherV:
+      return {call.layout->count(rank) * e, call.layout->total() * e};
+    case CollectiveKind::kReduceScatterV:
+      return {call.layout->total() * e, call.layout->count(rank) * e};
+  }
+  return {0, 0};
+}
+
+// Zero-copy: every rank says where its buffers lie; when all of them are in shareable device
+// blocks (and none is too small to be), each rank maps its peers' and the in-process algorithm
+// runs on them directly, as if the ranks shared a process. Every rank reads the same places,
+// so all of them take this path or none does. Answers whether it ran the collective.
+bool RunOnMappedBuffers(ProcessGroup &group, int rank, const CollectiveCall &call) {
+  const int n = group.nranks();
+  const auto [send_bytes, recv_bytes] = BufferBytes(call, rank, n);
+  group.place(rank, 0) = PlaceOf(call.mine.send, send_bytes);
+  group.place(rank, 1) = PlaceOf(call.mine.recv, recv_bytes);
+  group.Barrier();
+  bool shared = true;
+  for (int q = 0; q < n; ++q) {
+    for (int which : {0, 1}) shared = shared && group.place(q, which).state != BufferPlace::kPrivate;
+  }
+  if (!shared) {
+    group.Barrier();  // every rank has read the places before any writes the next collective's
+    return false;
+  }
+  std::vector<RankBuffers> buffers(static_cast<size_t>(n));
+  std::vector<std::shared_ptr<MappedBlock>> held;
+  bool mapped = true;
+  for (int q = 0; q < n && mapped; ++q) {
+    if (q == rank) {
+      buffers[static_cast<size_t>(q)] = call.mine;
+      continue;
+    }
+    unsigned char *at[2] = {nullptr, nullptr};
+    for (int which : {0, 1}) {
+      const BufferPlace place = group.place(q, which);
+      if (place.state != BufferPlace::kShared) continue;
+      std::shared_ptr<MappedBlock> block = MapPeerBlock(place);
+      if (!block) {
+        mapped = false;
+        break;
+      }
+      at[which] = block->data() + place.offset;
+      held.push_back(std::move(block));
+    }
+    buffers[static_cast<size_t>(q)] = {at[0], at[1]};
+  }
+  // A rank that could not map a peer's block makes every rank stage instead.
+  group.mapped_peers(rank).store(mapped ? 1 : 0, std::memory_order_relaxed);
+  group.Barrier();
+  for (int q = 0; q < n; ++q) {
+    if (group.mapped_peers(q).load(std::memory_order_relaxed) == 0) return false;
+  }
+  MappedMeeting meeting(group, std::move(buffers));
+  RunCollective(meeting, rank, call);
+  return true;
+}
+
 }  // namespace
 
 void RunCollectiveAcross(ProcessGroup &group, int rank, const CollectiveCall &call) {
+  if (RunOnMappedBuffers(group, rank, call)) return;
   const int n = group.nranks();
   const size_t e = call.element_size;
   SlotMeeting meeting(group);

@@ -1,5 +1,7 @@
-// The collectives of ranks in several processes (process_group.h). A rank cannot reach
-// another process's buffers, so each collective runs in windows that fit the ranks' shared
+// The collectives of ranks in several processes (process_group.h). Where every rank's buffers
+// lie in shareable device blocks (peer_blocks.h), each rank maps its peers' and the in-process
+// algorithm (collectives.h) runs on them directly. Otherwise a rank cannot reach another
+// process's buffers, so the collective runs in windows that fit the ranks' shared
 // slots: every rank stages its window of input in its send slot, the in-process algorithm
 // (collectives.h) runs on the slots, and every rank copies its window of output from its
 // receive slot. In place works as in one process: a window is staged before any of its

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "ccl/communicator.h"
+#include "infinicts_ref/runtime_internal.h"
 
 namespace infinicts::ref::ccl {
 namespace {
@@ -32,7 +33,8 @@ struct Member {
 };
 
 // The shared state of a meeting and, once formed, of the group: a header, a Member per rank,
-// then nranks x nranks message counters (row: sender).
+// nranks x nranks message counters (row: sender), two BufferPlaces per rank, and a flag per
+// rank.
 struct Header {
   std::atomic<uint32_t> ready;
   int32_t nranks;
@@ -46,9 +48,15 @@ struct Header {
   std::atomic<uint32_t> barrier_generation;  // a futex word
 };
 
+size_t PlacesOffset(int nranks) {
+  const size_t n = static_cast<size_t>(nranks);
+  const size_t end_of_counters = sizeof(Header) + n * sizeof(Member) + n * n * sizeof(std::atomic<uint32_t>);
+  return (end_of_counters + alignof(BufferPlace) - 1) / alignof(BufferPlace) * alignof(BufferPlace);
+}
+
 size_t MeetingBytes(int nranks) {
   const size_t n = static_cast<size_t>(nranks);
-  return sizeof(Header) + n * sizeof(Member) + n * n * sizeof(std::atomic<uint32_t>);
+  return PlacesOffset(nranks) + 2 * n * sizeof(BufferPlace) + n * sizeof(std::atomic<uint32_t>);
 }
 Header *HeaderOf(const SharedRegion &region) { return static_cast<Header *>(region.data()); }
 Member *MembersOf(const SharedRegion &region) {
@@ -111,6 +119,18 @@ unsigned char *ProcessGroup::send_slot(int q) const {
 }
 
 unsigned char *ProcessGroup::recv_slot(int q) const { return send_slot(q) + slot_bytes_; }
+
+BufferPlace &ProcessGroup::place(int q, int which) const {
+  auto *places = reinterpret_cast<BufferPlace *>(static_cast<char *>(meeting_->data()) + PlacesOffset(nranks_));
+  return places[2 * static_cast<size_t>(q) + static_cast<size_t>(which)];
+}
+
+std::atomic<uint32_t> &ProcessGroup::mapped_peers(int q) const {
+  auto *flags = reinterpret_cast<std::atomic<uint32_t> *>(static_cast<char *>(meeting_->data()) +
+                                                          PlacesOffset(nranks_) +
+                                                          2 * static_cast<size_t>(nranks_) * sizeof(BufferPlace));
+  return flags[q];
+}
 
 void ProcessGroup::Barrier() {
   Header &header = *HeaderOf(*meeting_);
@@ -225,6 +245,8 @@ infiniStatus_t JoinAcrossProcesses(const std::string &name, int nranks, int rank
     return INFINI_STATUS_SUCCESS;
   }
 
+  // The collectives reach the peers' device blocks where they can (collectives_across.h).
+  infinictsRefShareLargeDeviceBlocks();
   // Rank 0 makes the slots; the last rank to map them frees their name.
   const std::string slots_name = GroupName(header.token) + "-slots";
   const size_t slot_bytes = header.slot_bytes;

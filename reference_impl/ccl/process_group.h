@@ -7,6 +7,7 @@
 #ifndef INFINICTS_REF_CCL_PROCESS_GROUP_H
 #define INFINICTS_REF_CCL_PROCESS_GROUP_H
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ccl/peer_blocks.h"
 #include "ccl/shared_region.h"
 #include "infinirt.h"
 
@@ -32,6 +34,12 @@ class ProcessGroup {
   // Returns when every rank has called it (the n-th time each); what a rank wrote before
   // is visible to every rank after.
   void Barrier();
+
+  // Where rank q's send (0) and receive (1) buffers of the current collective lie
+  // (peer_blocks.h), and whether it mapped every peer's: written by rank q, read by every
+  // rank after a Barrier.
+  BufferPlace &place(int q, int which) const;
+  std::atomic<uint32_t> &mapped_peers(int q) const;
 
   // Point to point: the message travels in an object of its own, so Send never waits.
   void Send(int from, int to, uint64_t sequence, const void *data, size_t bytes);

@@ -15,6 +15,8 @@ struct Allocation {
   size_t size;      // the bytes asked for: the range a caller may use
   size_t reserved;  // the bytes taken from the host (size rounded up to the block alignment)
   int device;       // owning device; -1 for host memory
+  int shared_fd = -1;          // a shareable block's memfd (host_blocks.h)
+  uint64_t shared_serial = 0;  // unique among this process's shareable blocks
 };
 
 class AllocationMap {

@@ -1,5 +1,7 @@
 #include "cpu/memory.h"
 
+#include <random>
+
 #include "cpu/host_blocks.h"
 
 namespace infinicts::ref::cpu {
@@ -20,13 +22,22 @@ MemoryRange ToRange(const Allocation &allocation, MemoryRange::Kind kind) {
   range.device = allocation.device;
   range.base = reinterpret_cast<const char *>(allocation.base);
   range.size = allocation.size;
+  if (allocation.shared_fd >= 0) {
+    range.shared_fd = allocation.shared_fd;
+    range.shared_bytes = allocation.reserved;
+    range.shared_serial = allocation.shared_serial;
+  }
   return range;
 }
 
 }  // namespace
 
 Memory::Memory(int device_count, size_t capacity_bytes)
-    : capacity_bytes_(capacity_bytes), used_bytes_(static_cast<size_t>(device_count), 0) {}
+    : capacity_bytes_(capacity_bytes),
+      used_bytes_(static_cast<size_t>(device_count), 0),
+      // Random high bits: a peer that keeps a mapping by (pid, serial) never takes a block
+      // of a later process with the same pid for this one's.
+      shared_blocks_made_(static_cast<uint64_t>(std::random_device{}()) << 32) {}
 
 infiniStatus_t Memory::AllocateDevice(int device, size_t bytes, void **p) {
   size_t reserved = 0;
@@ -37,13 +48,15 @@ infiniStatus_t Memory::AllocateDevice(int device, size_t bytes, void **p) {
     if (reserved > capacity_bytes_ - used_bytes_[device]) return INFINI_STATUS_INTERNAL_ERROR;
     used_bytes_[device] += reserved;
   }
-  void *block = AllocateBlock(reserved);
+  int fd = -1;
+  void *block = AllocateDeviceBlock(reserved, &fd);
   std::lock_guard<std::mutex> lock(mutex_);
   if (block == nullptr) {
     used_bytes_[device] -= reserved;
     return INFINI_STATUS_INTERNAL_ERROR;
   }
-  device_allocations_.Insert(Allocation{reinterpret_cast<uintptr_t>(block), bytes, reserved, device});
+  device_allocations_.Insert(Allocation{reinterpret_cast<uintptr_t>(block), bytes, reserved, device, fd,
+                                        fd >= 0 ? ++shared_blocks_made_ : 0});
   *p = block;
   return INFINI_STATUS_SUCCESS;
 }
@@ -76,8 +89,11 @@ infiniStatus_t Memory::RetireHost(void *p, Allocation *retired) {
 }
 
 void Memory::Release(const Allocation &retired) {
-  ReleaseBlock(reinterpret_cast<void *>(retired.base), retired.reserved);
-  if (retired.device == kHostOwner) return;
+  if (retired.device == kHostOwner) {
+    ReleaseBlock(reinterpret_cast<void *>(retired.base), retired.reserved);
+    return;
+  }
+  ReleaseDeviceBlock(reinterpret_cast<void *>(retired.base), retired.reserved, retired.shared_fd);
   std::lock_guard<std::mutex> lock(mutex_);
   used_bytes_[retired.device] -= retired.reserved;
 }

@@ -5,6 +5,7 @@
 #define INFINICTS_REF_CPU_MEMORY_H
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -39,6 +40,7 @@ class Memory {
   AllocationMap device_allocations_;
   AllocationMap host_allocations_;
   std::vector<size_t> used_bytes_;  // by device, counted in reserved bytes
+  uint64_t shared_blocks_made_;  // the last shareable block's serial
 };
 
 }  // namespace infinicts::ref::cpu

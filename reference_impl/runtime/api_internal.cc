@@ -2,6 +2,7 @@
 // include/infinicts_ref/runtime_internal.h).
 #include "infinicts_ref/runtime_internal.h"
 
+#include "cpu/host_blocks.h"
 #include "runtime/routing.h"
 
 using infinicts::ref::DeviceRuntime;
@@ -60,5 +61,24 @@ __INFINI_C infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size
   }
   *type = owner->Type();
   *device_id = range.device;
+  return INFINI_STATUS_SUCCESS;
+}
+
+__INFINI_C void infinictsRefShareLargeDeviceBlocks(void) { infinicts::ref::cpu::MakeLargeBlocksShareable(); }
+
+__INFINI_C infiniStatus_t infinictsRefSharedBlock(const void *ptr, size_t size, int *fd, size_t *offset,
+                                                  size_t *block_bytes, uint64_t *serial) {
+  if (ptr == nullptr || fd == nullptr || offset == nullptr || block_bytes == nullptr || serial == nullptr) {
+    return INFINI_STATUS_NULL_POINTER;
+  }
+  infinicts::ref::MemoryRange range;
+  if (infinicts::ref::FindAllocation(ptr, &range) == nullptr || range.kind != infinicts::ref::MemoryRange::Kind::kDevice ||
+      range.shared_fd < 0 || !range.Holds(ptr, size == 0 ? 1 : size)) {
+    return INFINI_STATUS_BAD_PARAM;
+  }
+  *fd = range.shared_fd;
+  *offset = static_cast<size_t>(static_cast<const char *>(ptr) - range.base);
+  *block_bytes = range.shared_bytes;
+  *serial = range.shared_serial;
   return INFINI_STATUS_SUCCESS;
 }

@@ -20,6 +20,11 @@ struct MemoryRange {
   int device = -1;  // for kDevice
   const char *base = nullptr;
   size_t size = 0;
+  // A CPU device block other processes can map (host_blocks.h): its memfd, the bytes it
+  // maps, and a number no other block of this process had. -1 / 0 otherwise.
+  int shared_fd = -1;
+  size_t shared_bytes = 0;
+  uint64_t shared_serial = 0;
 
   // Whether [p, p + bytes) lies wholly inside this allocation.
   bool Holds(const void *p, size_t bytes) const {

@@ -53,6 +53,20 @@ void Expect(int rank, const char *what, const std::vector<int32_t> &got, const s
   }
 }
 
+// The mappings of the reference runtime's shareable device blocks in this process, its own
+// and its peers' (the memfd's name shows in /proc/self/maps).
+int MappedDeviceBlocks() {
+  FILE *maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return 0;
+  int blocks = 0;
+  char line[4096];
+  while (std::fgets(line, sizeof line, maps) != nullptr) {
+    if (std::strstr(line, "memfd:infinicts-device-block") != nullptr) ++blocks;
+  }
+  std::fclose(maps);
+  return blocks;
+}
+
 std::vector<int32_t> Data(int rank, size_t count, size_t shift = 0) {
   std::vector<int32_t> values(count);
   for (size_t i = 0; i < count; ++i) values[i] = Value(rank, i + shift);
@@ -86,6 +100,14 @@ void RunRank(int nranks, int rank, infinicclUniqueId_t id) {
       for (size_t i = 0; i < count; ++i) want[i] += Value(q, i);
     }
     Expect(rank, "AllReduce SUM in place", device.Download(buffer, count), want);
+    // Buffers this large are shared, not staged: this process maps every peer's block
+    // besides its own (the ranks of a process share the one block of theirs it maps).
+    const int blocks = MappedDeviceBlocks();
+    if (blocks < nranks) {
+      std::fprintf(stderr, "rank %d: %d shareable device block(s) mapped after a 10 MB AllReduce of %d ranks: "
+                   "the peers' buffers were not mapped (staged instead)\n", rank, blocks, nranks);
+      failed = true;
+    }
     infinirtFree(buffer);
   }
   // AllReduce MAX, apart.

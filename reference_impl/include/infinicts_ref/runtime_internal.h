@@ -52,6 +52,19 @@ __INFINI_C __export infiniStatus_t infinictsRefStreamRunsAtCall(infinirtStream_t
 __INFINI_C __export infiniStatus_t infinictsRefPointerDevice(const void *ptr, size_t size, infiniDevice_t *type,
                                                              int *device_id);
 
+/* From this call on, CPU device allocations of 1 MiB and more are made so that other processes
+ * of this host can map them (infinictsRefSharedBlock). The collectives call it when a
+ * communicator across processes forms; allocations made before stay private. */
+__INFINI_C __export void infinictsRefShareLargeDeviceBlocks(void);
+
+/* Where another process of this host maps the memory of [ptr, ptr + size) (size 0: ptr
+ * itself): /proc/<this pid>/fd/<*fd>, *block_bytes long, ptr at *offset in it. *serial differs
+ * for every such block this process ever made, so a peer can keep its mapping by (pid, serial).
+ * The fd is valid while the allocation lives. Any NULL -> NULL_POINTER; not inside one
+ * shareable device allocation -> BAD_PARAM. */
+__INFINI_C __export infiniStatus_t infinictsRefSharedBlock(const void *ptr, size_t size, int *fd, size_t *offset,
+                                                           size_t *block_bytes, uint64_t *serial);
+
 /* The cudaStream_t (as void *) behind an NVIDIA stream (NULL: the current device's default
  * stream, cudaStreamLegacy). Only in builds with the CUDA runtime.
  * cuda_stream NULL -> NULL_POINTER; unknown or non-NVIDIA stream -> BAD_PARAM. */
