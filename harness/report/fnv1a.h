@@ -9,6 +9,9 @@ namespace infinicts::report {
 
 class Fnv1a {
  public:
+  static constexpr uint64_t kOffsetBasis = 0xcbf29ce484222325ULL;
+  explicit Fnv1a(uint64_t basis = kOffsetBasis) : hash_(basis) {}
+
   void Add(const void *bytes, size_t size) {
     const auto *byte = static_cast<const unsigned char *>(bytes);
     for (size_t i = 0; i < size; ++i) {
@@ -20,7 +23,7 @@ class Fnv1a {
   uint64_t value() const { return hash_; }
 
  private:
-  uint64_t hash_ = 0xcbf29ce484222325ULL;  // the offset basis
+  uint64_t hash_;
 };
 
 }  // namespace infinicts::report
