@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-}"
 case "$mode" in
-  address) sanitizers="address,undefined" suites="rt,op,ccl" ;;
-  thread) sanitizers="thread" suites="rt,ccl" ;;
+  address) sanitizers="address,undefined" suites="rt,op,ccl" extra=(-DINFINICTS_SUITES_UNOPTIMIZED=ON) ;;
+  thread) sanitizers="thread" suites="rt,ccl" extra=() ;;
   *) echo "usage: ci/sanitize.sh address|thread [suites]" >&2; exit 2 ;;
 esac
 suites="${2:-$suites}"  # a narrower list, to look at one suite
@@ -21,7 +21,7 @@ build="build-$mode"
 mkdir -p "$build"
 # -O1 -g1: line numbers in the reports at a fraction of the compile time of -O2 -g.
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DINFINICTS_CUDA=OFF -DINFINICTS_SANITIZE="$sanitizers" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DINFINICTS_CUDA=OFF -DINFINICTS_SANITIZE="$sanitizers" "${extra[@]}" \
   > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 targets=(infinicts infinirt infiniop infiniccl)
 for suite in ${suites//,/ }; do targets+=("infinicts-suite-$suite"); done
