@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <initializer_list>
 
 namespace infinicts::runner {
 namespace {
@@ -17,25 +18,21 @@ void OnInterrupt(int signal_number) {
   if (group > 0) kill(-group, SIGKILL);
 }
 
-}  // namespace
-
-void InstallInterruptHandlers() {
+void InterruptOn(int signal_number) {
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
   action.sa_flags = 0;  // no SA_RESTART: a blocked poll() returns and the loop looks at the flag
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-  sigaction(SIGHUP, &action, nullptr);
+  sigaction(signal_number, &action, nullptr);
 }
 
-void InterruptOnContinue() {
-  struct sigaction action {};
-  action.sa_handler = OnInterrupt;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;
-  sigaction(SIGCONT, &action, nullptr);
+}  // namespace
+
+void InstallInterruptHandlers() {
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) InterruptOn(signal_number);
 }
+
+void InterruptOnContinue() { InterruptOn(SIGCONT); }
 
 bool Interrupted() { return interrupt_signal != 0; }
 int InterruptSignal() { return interrupt_signal; }

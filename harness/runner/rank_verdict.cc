@@ -41,12 +41,14 @@ std::string RankList(const std::vector<int> &ranks) {
   return text;
 }
 
-std::optional<double> MedianOf(const CaseResult &part) {
-  if (!part.metrics.is_object() || !part.metrics.contains("time_ms_median")) return std::nullopt;
-  const auto &median = part.metrics["time_ms_median"];
-  if (!median.is_number()) return std::nullopt;
-  return median.get<double>();
+std::optional<double> NumberMetric(const CaseResult &part, const char *name) {
+  if (!part.metrics.is_object() || !part.metrics.contains(name)) return std::nullopt;
+  const auto &value = part.metrics[name];
+  if (!value.is_number()) return std::nullopt;
+  return value.get<double>();
 }
+
+std::optional<double> MedianOf(const CaseResult &part) { return NumberMetric(part, "time_ms_median"); }
 
 // CCL-NUM-4 across processes: the members' bit digests, compared with the first member's. A
 // member that did not record one (it failed before reading back) is not counted. Clears the
@@ -54,19 +56,13 @@ std::optional<double> MedianOf(const CaseResult &part) {
 // disagree where agreement is required, and none otherwise.
 std::vector<int> CompareBitsDigests(const std::vector<CaseResult> &parts, const std::vector<int> &members,
                                     CaseResult &combined) {
-  const auto number = [](const CaseResult &part, const char *name) -> std::optional<double> {
-    if (!part.metrics.is_object() || !part.metrics.contains(name) || !part.metrics[name].is_number()) {
-      return std::nullopt;
-    }
-    return part.metrics[name].get<double>();
-  };
   std::optional<double> reference;
   bool must_agree = false;
   std::vector<int> disagreeing;
   for (int r : members) {
-    const std::optional<double> digest = number(parts[r], cts::kBitsDigestMetric);
+    const std::optional<double> digest = NumberMetric(parts[r], cts::kBitsDigestMetric);
     if (!digest) continue;
-    must_agree = must_agree || number(parts[r], cts::kBitsMustAgreeMetric).value_or(0) != 0;
+    must_agree = must_agree || NumberMetric(parts[r], cts::kBitsMustAgreeMetric).value_or(0) != 0;
     if (!reference) reference = digest;
     else if (*digest != *reference) disagreeing.push_back(r);
   }
