@@ -182,9 +182,7 @@ class MpiRankLink : public RankLink {
   }
 
   std::optional<std::string> LostPeer() override {
-    // Called at every poll of the suite process (a few ms): /proc is read at most every 20 ms.
-    if (rank_ != 0 || Clock::now() < next_peer_check_) return std::nullopt;
-    next_peer_check_ = Clock::now() + std::chrono::milliseconds(20);
+    if (rank_ != 0) return std::nullopt;
     for (const auto &[rank, pid] : local_peers_) {
       if (ProcessGone(pid)) {
         return "rank " + std::to_string(rank) + "'s infinicts (pid " + std::to_string(pid) +
@@ -320,7 +318,6 @@ class MpiRankLink : public RankLink {
   int ranks_ = 1;
   RankLayout layout_;
   std::map<int, int> local_peers_;  // rank -> pid, for the other ranks on this node
-  Clock::time_point next_peer_check_;
   std::vector<std::string> ids_;
   Deliver deliver_;
   std::list<PendingSend> sends_;  // a list: MPI holds each text's address until the send completes
