@@ -22,6 +22,7 @@
 #include "ccl/rank_stream.h"
 #include "ccl/reduce.h"
 #include "ccl/reduce_to_all.h"
+#include "ccl/remote_ranks.h"
 #include "infiniccl.h"
 
 namespace {
@@ -67,7 +68,8 @@ infiniStatus_t CheckStreamThenIssue(const InfinicclComm *comm, size_t count, inf
 
 // Numbers the call as the rank's next collective and submits it (group.h): it runs on the
 // rank's worker once it has joined the meeting of that number, or, for ranks in several
-// processes, in windows through the shared slots (collectives_across.h).
+// processes, in windows through the shared slots (collectives_across.h), or, for ranks on
+// several hosts, as messages (remote_ranks.h).
 infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream, const CollectiveCall &call) {
   std::lock_guard<std::mutex> lock(comm->issue_mutex);
   const uint64_t sequence = comm->collectives_issued;
@@ -75,6 +77,10 @@ infiniStatus_t IssueCollective(InfinicclComm *comm, infinirtStream_t stream, con
   const int rank = comm->rank;
   const infiniStatus_t status =
       infinicts::ref::ccl::SubmitForRank(Device(comm), stream, false, [group, sequence, rank, call] {
+        if (infinicts::ref::ccl::RemoteRanks *remote = group->remote()) {
+          remote->RunCollective(sequence, call);
+          return;
+        }
         if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
           infinicts::ref::ccl::RunCollectiveAcross(*across, rank, call);
           return;
@@ -172,7 +178,9 @@ __INFINI_C infiniStatus_t infinicclSend(const void *sendbuf, size_t count, infin
     const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
     const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
         Device(comm), stream, true, [=] {
-          if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
+          if (infinicts::ref::ccl::RemoteRanks *remote = group->remote()) {
+            remote->Send(peer, sequence, sendbuf, bytes);
+          } else if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
             across->Send(from, peer, sequence, sendbuf, bytes);
           } else {
             group->mailbox().Send(from, peer, sequence, sendbuf, bytes);
@@ -198,7 +206,9 @@ __INFINI_C infiniStatus_t infinicclRecv(void *recvbuf, size_t count, infiniDtype
     const size_t bytes = count * infinicts::ref::ccl::NumberDtypeSize(datatype);
     const infiniStatus_t enqueued = infinicts::ref::ccl::SubmitForRank(
         Device(comm), stream, false, [=] {
-          if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
+          if (infinicts::ref::ccl::RemoteRanks *remote = group->remote()) {
+            remote->Recv(peer, sequence, recvbuf, bytes);
+          } else if (infinicts::ref::ccl::ProcessGroup *across = group->across()) {
             across->Recv(peer, to, sequence, recvbuf, bytes);
           } else {
             group->mailbox().Recv(peer, to, sequence, recvbuf, bytes);

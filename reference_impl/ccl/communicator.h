@@ -21,6 +21,7 @@
 namespace infinicts::ref::ccl {
 
 class ProcessGroup;
+class RemoteRanks;
 
 class CommGroup {
  public:
@@ -28,10 +29,14 @@ class CommGroup {
   // state of ranks in several processes (process_group.h); NULL when they are all here.
   explicit CommGroup(std::vector<int> devices, std::shared_ptr<ProcessGroup> across = nullptr)
       : devices_(std::move(devices)), across_(std::move(across)) {}
+  // Ranks on several hosts, reached by messages (remote_ranks.h).
+  CommGroup(std::vector<int> devices, std::shared_ptr<RemoteRanks> remote)
+      : devices_(std::move(devices)), remote_(std::move(remote)) {}
 
   int nranks() const { return static_cast<int>(devices_.size()); }
   int device(int rank) const { return devices_[static_cast<size_t>(rank)]; }
   ProcessGroup *across() const { return across_.get(); }
+  RemoteRanks *remote() const { return remote_.get(); }
 
   // The meeting of the ranks' `sequence`-th collective: the first rank to come makes it,
   // and it is forgotten here once every rank has joined (they hold it meanwhile).
@@ -47,6 +52,7 @@ class CommGroup {
 
   const std::vector<int> devices_;
   const std::shared_ptr<ProcessGroup> across_;
+  const std::shared_ptr<RemoteRanks> remote_;
   std::mutex mutex_;
   std::unordered_map<uint64_t, Pending> pending_;
   Mailbox mailbox_;

@@ -73,7 +73,7 @@ std::vector<int32_t> Data(int rank, size_t count, size_t shift = 0) {
   return values;
 }
 
-void RunRank(int nranks, int rank, infinicclUniqueId_t id) {
+void RunRank(int nranks, int rank, infinicclUniqueId_t id, PeerBuffers expected) {
   failed = false;
   int devices = 0;
   CHECK_OK(infinirtGetDeviceCount(INFINI_DEVICE_CPU, &devices));
@@ -100,12 +100,18 @@ void RunRank(int nranks, int rank, infinicclUniqueId_t id) {
       for (size_t i = 0; i < count; ++i) want[i] += Value(q, i);
     }
     Expect(rank, "AllReduce SUM in place", device.Download(buffer, count), want);
-    // Buffers this large are shared, not staged: this process maps every peer's block
-    // besides its own (the ranks of a process share the one block of theirs it maps).
+    // Buffers this large are shared, not staged, in shared memory: this process maps every
+    // peer's block besides its own (the ranks of a process share the one block of theirs it
+    // maps). Over MPI no block is made shareable at all.
     const int blocks = MappedDeviceBlocks();
-    if (blocks < nranks) {
+    if (expected == PeerBuffers::kMapped && blocks < nranks) {
       std::fprintf(stderr, "rank %d: %d shareable device block(s) mapped after a 10 MB AllReduce of %d ranks: "
                    "the peers' buffers were not mapped (staged instead)\n", rank, blocks, nranks);
+      failed = true;
+    }
+    if (expected == PeerBuffers::kUnmapped && blocks != 0) {
+      std::fprintf(stderr, "rank %d: %d shareable device block(s) mapped after a 10 MB AllReduce: the ranks met in "
+                   "shared memory, not over MPI\n", rank, blocks);
       failed = true;
     }
     infinirtFree(buffer);
@@ -220,8 +226,8 @@ void RunRank(int nranks, int rank, infinicclUniqueId_t id) {
 
 }  // namespace
 
-bool RunProcessRank(int nranks, int rank, infinicclUniqueId_t id) {
-  RunRank(nranks, rank, id);
+bool RunProcessRank(int nranks, int rank, infinicclUniqueId_t id, PeerBuffers expected) {
+  RunRank(nranks, rank, id, expected);
   return !failed;
 }
 

@@ -9,7 +9,12 @@
 
 namespace ccl_test {
 
-// False, after printing what differed on stderr, when a call failed or a result was wrong.
-bool RunProcessRank(int nranks, int rank, infinicclUniqueId_t id);
+// How the ranks reach each other's large buffers: by mapping the peers' device blocks
+// (shared memory, one host), or not at all (messages over MPI).
+enum class PeerBuffers { kMapped, kUnmapped };
+
+// False, after printing what differed on stderr, when a call failed, a result was wrong, or
+// the peers' buffers were reached another way than `expected` says.
+bool RunProcessRank(int nranks, int rank, infinicclUniqueId_t id, PeerBuffers expected);
 
 }  // namespace ccl_test

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
   std::vector<std::thread> ranks;
   for (int rank = first; rank < first + threads; ++rank) {
     ranks.emplace_back([&passed, nranks, rank, id] {
-      if (!ccl_test::RunProcessRank(nranks, rank, id)) passed = false;
+      if (!ccl_test::RunProcessRank(nranks, rank, id, ccl_test::PeerBuffers::kMapped)) passed = false;
     });
   }
   for (std::thread &rank : ranks) rank.join();
