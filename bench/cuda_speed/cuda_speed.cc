@@ -81,6 +81,14 @@ int main(int argc, char **argv) {
     if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS || cublasSetStream(cublas, cuda_stream) != CUBLAS_STATUS_SUCCESS) {
       throw std::runtime_error("cublasCreate failed");
     }
+    // Like for like: the direct call gets a workspace of the size the reference's Gemm
+    // asks for (kCublasWorkspaceBytes, 32 MiB), not cuBLAS's default pool.
+    void *cublas_workspace = nullptr;
+    constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;
+    CheckCuda(cudaMalloc(&cublas_workspace, kCublasWorkspaceBytes), "cudaMalloc(cuBLAS workspace)");
+    if (cublasSetWorkspace(cublas, cublas_workspace, kCublasWorkspaceBytes) != CUBLAS_STATUS_SUCCESS) {
+      throw std::runtime_error("cublasSetWorkspace failed");
+    }
     context.cublas = cublas;
     if (smoke) context.timing = TimingPlan{0.002, 2};
 
@@ -99,6 +107,7 @@ int main(int argc, char **argv) {
     PrintTable(rows, datasheet, &short_rows);
     std::printf("\n%zu ratios, %zu at target, %zu short\n", rows.size(), rows.size() - short_rows, short_rows);
     cublasDestroy(cublas);
+    cudaFree(cublas_workspace);
     cudaStreamDestroy(cuda_stream);
     infiniopDestroyHandle(context.handle);
     infinirtStreamDestroy(context.stream);

@@ -1,9 +1,12 @@
 #include "cuda/cuda_status.h"
 
+#include "infinicts_ref/cuda_errors.h"
+
 namespace infinicts::ref::cuda {
 
 infiniStatus_t ToStatus(cudaError_t error) {
   if (error == cudaSuccess) return INFINI_STATUS_SUCCESS;
+  AbortOnStickyCudaError(error, "libinfinirt");
   cudaGetLastError();
   switch (error) {
     case cudaErrorInvalidValue:

@@ -9,8 +9,9 @@
 namespace infinicts::ref::cuda {
 
 // Maps a CUDA error to an InfiniRT status. A failed call also leaves its error as the
-// thread's "last error"; this clears it (sticky errors stay), so that a later
-// cudaGetLastError (e.g. after a kernel launch in the operators) sees only its own.
+// thread's "last error"; this clears it, so that a later cudaGetLastError (e.g. after a
+// kernel launch in the operators) sees only its own. A sticky error (a lost context) ends
+// the process instead (infinicts_ref/cuda_errors.h).
 infiniStatus_t ToStatus(cudaError_t error);
 
 // Makes `device` the thread's current CUDA device for the guard's lifetime and restores

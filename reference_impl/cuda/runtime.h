@@ -106,6 +106,10 @@ class CudaRuntime final : public DeviceRuntime {
   // The device a synchronous copy runs on: its device side's, or for H2H the calling
   // thread's current NVIDIA device (0 when the current device is of another type).
   int CopyDevice(const void *dst, const void *src, infinirtMemcpyKind_t kind);
+  // Free's and FreeAsync's release of an allocation already taken from the registry; the
+  // caller puts it back when this fails (the memory is still allocated then).
+  infiniStatus_t ReleaseDevice(const Allocation &freed, void *p);
+  infiniStatus_t ReleaseDeviceOnStream(const Allocation &freed, void *p, const StreamHandle &target);
 
   const int device_count_;
   Allocations allocations_;

@@ -66,14 +66,21 @@ infiniStatus_t CudaRuntime::MallocHost(void **p, size_t bytes) {
 
 infiniStatus_t CudaRuntime::Free(void *p) {
   // Taken out first: a concurrent second Free of p answers BAD_PARAM, never frees twice.
+  // Put back when the release fails: the allocation is still live.
   std::optional<Allocation> freed = allocations_.TakeDevice(p);
   if (!freed) return INFINI_STATUS_BAD_PARAM;
-  DeviceGuard guard(freed->device);
+  const infiniStatus_t status = ReleaseDevice(*freed, p);
+  if (status != INFINI_STATUS_SUCCESS) allocations_.AddDevice(*freed);
+  return status;
+}
+
+infiniStatus_t CudaRuntime::ReleaseDevice(const Allocation &freed, void *p) {
+  DeviceGuard guard(freed.device);
   if (guard.status() != INFINI_STATUS_SUCCESS) return guard.status();
   // cudaFree waits for the device's work before releasing a cudaMalloc block, but not
   // before releasing a stream-ordered one: wait here, as InfiniRT's Free is ordered after
   // all earlier work of the device.
-  if (freed->stream_ordered) {
+  if (freed.stream_ordered) {
     infiniStatus_t status = ToStatus(cudaDeviceSynchronize());
     if (status != INFINI_STATUS_SUCCESS) return status;
   }
@@ -85,14 +92,20 @@ infiniStatus_t CudaRuntime::FreeAsync(void *p, infinirtStream_t stream) {
   if (!target) return INFINI_STATUS_BAD_PARAM;
   std::optional<Allocation> freed = allocations_.TakeDevice(p);
   if (!freed) return INFINI_STATUS_BAD_PARAM;
-  DeviceGuard guard(target->device);
+  const infiniStatus_t status = ReleaseDeviceOnStream(*freed, p, *target);
+  if (status != INFINI_STATUS_SUCCESS) allocations_.AddDevice(*freed);
+  return status;
+}
+
+infiniStatus_t CudaRuntime::ReleaseDeviceOnStream(const Allocation &freed, void *p, const StreamHandle &target) {
+  DeviceGuard guard(target.device);
   if (guard.status() != INFINI_STATUS_SUCCESS) return guard.status();
-  if (freed->stream_ordered) return ToStatus(cudaFreeAsync(p, target->stream));
+  if (freed.stream_ordered) return ToStatus(cudaFreeAsync(p, target.stream));
   // cudaFreeAsync takes only stream-ordered memory: wait for the stream to reach this
   // point, then release the cudaMalloc block.
-  infiniStatus_t status = ToStatus(cudaStreamSynchronize(target->stream));
+  infiniStatus_t status = ToStatus(cudaStreamSynchronize(target.stream));
   if (status != INFINI_STATUS_SUCCESS) return status;
-  DeviceGuard owner(freed->device);
+  DeviceGuard owner(freed.device);
   if (owner.status() != INFINI_STATUS_SUCCESS) return owner.status();
   return ToStatus(cudaFree(p));
 }

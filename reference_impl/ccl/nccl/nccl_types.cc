@@ -1,5 +1,7 @@
 #include "ccl/nccl/nccl_types.h"
 
+#include "infinicts_ref/cuda_errors.h"
+
 namespace infinicts::ref::ccl::nccl {
 
 bool ReductionType(int dtype, ncclDataType_t *type) {
@@ -72,6 +74,8 @@ ncclRedOp_t ReductionOp(int op) {
 }
 
 infiniStatus_t ToStatus(ncclResult_t result) {
+  // NCCL reports a lost CUDA context as ncclUnhandledCudaError (among others).
+  if (result != ncclSuccess) AbortIfCudaContextLost("libinfiniccl, NCCL");
   switch (result) {
     case ncclSuccess:
       return INFINI_STATUS_SUCCESS;

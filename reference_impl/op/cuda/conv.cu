@@ -1,5 +1,6 @@
-// Conv on NVIDIA: cuDNN where the descriptor has its plan (the bias written into y first,
-// then added to the sum by cuDNN's beta, so the result is rounded once), else a direct
+// Conv on NVIDIA: cuDNN where the descriptor has its plan and every pointer is 16-byte
+// aligned (the bias written into y first, then added to the sum by cuDNN's beta, so the
+// result is rounded once), else, or when cuDNN refuses the call, a direct
 // kernel: each thread computes whole output elements, walking the input channels and the
 // kernel window (positions outside x count as zero), in any layout.
 #include <cstdint>
@@ -8,8 +9,10 @@
 #include "cuda/conv.h"
 #include "cuda/device_types.cuh"
 #include "cuda/launch.h"
+#include "infinicts_ref/cuda_errors.h"
 #ifdef INFINIOP_WITH_CUDNN
 #include "cuda/cudnn/conv_cudnn.h"
+#include "cuda/cudnn/cudnn_alignment.h"
 #include "cuda/cudnn/cudnn_handles.h"
 #endif
 
@@ -153,7 +156,7 @@ infiniStatus_t Conv(const InfiniopDescriptor &desc, const ConvProblem &problem, 
   const uint64_t total = geometry.batch * geometry.out_channels * geometry.out_volume;
   if (total == 0) return INFINI_STATUS_SUCCESS;
 #ifdef INFINIOP_WITH_CUDNN
-  if (plan != nullptr) {
+  if (plan != nullptr && CudnnAligned({y, x, w, bias, workspace})) {
     if (bias != nullptr) {
       const bool known = DispatchDeviceFloat(problem.dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -165,9 +168,11 @@ infiniStatus_t Conv(const InfiniopDescriptor &desc, const ConvProblem &problem, 
     }
     const cudnnStatus_t done = plan->Run(scope.device(), scope.stream(), y, x, w, bias != nullptr, workspace);
     if (done == CUDNN_STATUS_SUCCESS) return scope.Finish();
-    // A problem cuDNN's heuristics took but its run refuses is computed by the direct
-    // kernel below (which writes every element of y); any other failure is the answer.
-    if (CUDNN_STATUS_CATEGORY(done) != CUDNN_STATUS_NOT_SUPPORTED) return CudnnToStatus(done);
+    // Whatever cuDNN refuses (not supported, a bad or misaligned parameter, an execution
+    // failure) the direct kernel below computes; it writes every element of y. The refusal
+    // must not be taken for the kernel's failure: its error is cleared (a lost context ends
+    // the process instead).
+    ClearLeftoverCudaError("libinfiniop, conv after cuDNN");
   }
 #else
   (void)plan, (void)workspace;

@@ -1,5 +1,9 @@
 #include "cuda/cublas_handles.h"
 
+#include <cstdint>
+
+#include "infinicts_ref/cuda_errors.h"
+
 namespace infinicts::ref::op::cuda {
 namespace {
 
@@ -22,6 +26,7 @@ infiniStatus_t CreateCublas(cublasHandle_t *out) {
 }  // namespace
 
 infiniStatus_t CublasToStatus(cublasStatus_t status) {
+  if (status != CUBLAS_STATUS_SUCCESS) AbortIfCudaContextLost("libinfiniop, cuBLAS");
   switch (status) {
     case CUBLAS_STATUS_SUCCESS: return INFINI_STATUS_SUCCESS;
     case CUBLAS_STATUS_INVALID_VALUE: return INFINI_STATUS_BAD_PARAM;
@@ -31,15 +36,21 @@ infiniStatus_t CublasToStatus(cublasStatus_t status) {
   }
 }
 
-CublasLease::CublasLease(int device, cudaStream_t stream) : DeviceHandleLease(device, CreateCublas) {
+CublasLease::CublasLease(int device, cudaStream_t stream, void *workspace, size_t bytes)
+    : DeviceHandleLease(device, CreateCublas) {
   if (status_ != INFINI_STATUS_SUCCESS) return;
   status_ = CublasToStatus(cublasSetStream(handle(), stream));
   if (status_ != INFINI_STATUS_SUCCESS) return;
-  // One handle serves every stream of the device, and work on two streams may run at once:
-  // a shared workspace would be raced for, so cuBLAS gets none (setting the stream just
-  // brought back its default pool). A cuBLAS that refused would keep that pool: the call
-  // still computes, so the refusal is not an error.
-  cublasSetWorkspace(handle(), nullptr, 0);
+  // Setting the stream just brought back cuBLAS's default pool, which every stream of the
+  // device would share: the call's own workspace replaces it, or none.
+  if (workspace == nullptr) {
+    // A cuBLAS that refused would keep that pool: the call still computes.
+    cublasSetWorkspace(handle(), nullptr, 0);
+    return;
+  }
+  constexpr uintptr_t kAlignment = 256;  // cuBLAS's workspace alignment
+  const uintptr_t aligned = (reinterpret_cast<uintptr_t>(workspace) + kAlignment - 1) & ~(kAlignment - 1);
+  status_ = CublasToStatus(cublasSetWorkspace(handle(), reinterpret_cast<void *>(aligned), bytes));
 }
 
 }  // namespace infinicts::ref::op::cuda

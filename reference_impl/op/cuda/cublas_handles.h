@@ -1,5 +1,5 @@
-// The device's cuBLAS handle (device_handles.h), bound to the caller's stream. cuBLAS runs
-// without a workspace, so that calls queued on different streams share no memory.
+// The device's cuBLAS handle (device_handles.h), bound to the caller's stream and to the
+// call's own workspace (so that calls queued on different streams share no memory).
 #ifndef INFINICTS_REF_OP_CUDA_CUBLAS_HANDLES_H
 #define INFINICTS_REF_OP_CUDA_CUBLAS_HANDLES_H
 
@@ -14,8 +14,9 @@ infiniStatus_t CublasToStatus(cublasStatus_t status);
 
 class CublasLease : public DeviceHandleLease<cublasHandle_t> {
  public:
-  // `device` must be the current CUDA device (a LaunchScope of it is open).
-  CublasLease(int device, cudaStream_t stream);
+  // `device` must be the current CUDA device (a LaunchScope of it is open). `workspace`
+  // holds `bytes` plus 256 bytes of slack for alignment; NULL: cuBLAS gets none.
+  CublasLease(int device, cudaStream_t stream, void *workspace, size_t bytes);
 };
 
 }  // namespace infinicts::ref::op::cuda

@@ -93,7 +93,7 @@ infiniStatus_t RunCublas(cublasHandle_t handle, const GemmProblem &p, const Cubl
 }  // namespace
 
 infiniStatus_t Gemm(const InfiniopDescriptor &desc, const GemmProblem &problem, void *c, const void *a,
-                    const void *b, float alpha, float beta, void *stream) {
+                    const void *b, float alpha, float beta, void *workspace, void *stream) {
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
   CublasTypes types;
@@ -103,7 +103,7 @@ infiniStatus_t Gemm(const InfiniopDescriptor &desc, const GemmProblem &problem, 
     LaunchGemmScale(problem, c, beta, scope.stream());
     return scope.Finish();
   }
-  CublasLease lease(scope.device(), scope.stream());
+  CublasLease lease(scope.device(), scope.stream(), workspace, kCublasWorkspaceBytes);
   INFINIOP_RETURN_IF_ERROR(lease.status());
   if (problem.dtype == INFINI_DTYPE_F64) {
     const double alpha64 = alpha, beta64 = beta;

@@ -24,10 +24,17 @@ struct GemmProblem {
   GemmMatrix a, b, c;
 };
 
+// The workspace a Gemm with k > 0 asks for: cuBLAS's, without which Hopper's split-K and
+// stream-K kernels are shut out. It comes with each call, so calls on different streams
+// never share one (the device's one cuBLAS handle serves them all).
+constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;
+constexpr size_t kCublasWorkspaceAlignment = 256;
+constexpr size_t kGemmWorkspaceBytes = kCublasWorkspaceBytes + kCublasWorkspaceAlignment;
+
 // C = alpha * A * B + beta * C for every batch; beta == 0 never reads C; k == 0 sets
-// C = beta * C. Pointers are device pointers.
+// C = beta * C. Pointers are device pointers; `workspace` holds kGemmWorkspaceBytes.
 infiniStatus_t Gemm(const InfiniopDescriptor &desc, const GemmProblem &problem, void *c, const void *a,
-                    const void *b, float alpha, float beta, void *stream);
+                    const void *b, float alpha, float beta, void *workspace, void *stream);
 
 }  // namespace infinicts::ref::op::cuda
 

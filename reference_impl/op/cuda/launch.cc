@@ -1,11 +1,13 @@
 #include "cuda/launch.h"
 
+#include "infinicts_ref/cuda_errors.h"
 #include "infinicts_ref/runtime_internal.h"
 
 namespace infinicts::ref::op::cuda {
 
 infiniStatus_t ToStatus(cudaError_t error) {
   if (error == cudaSuccess) return INFINI_STATUS_SUCCESS;
+  AbortOnStickyCudaError(error, "libinfiniop");
   cudaGetLastError();
   switch (error) {
     case cudaErrorNoDevice:
@@ -22,6 +24,8 @@ infiniStatus_t ToStatus(cudaError_t error) {
 }
 
 LaunchScope::LaunchScope(const InfiniopDescriptor &desc, void *stream) : device_(desc.device_id) {
+  // An error an earlier call left (a library's, a failed launch's) is not this scope's.
+  ClearLeftoverCudaError("libinfiniop");
   infiniDevice_t stream_type = INFINI_DEVICE_CPU;
   int stream_device = 0;
   status_ = infinictsRefStreamDevice(stream, &stream_type, &stream_device);

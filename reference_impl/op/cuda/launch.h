@@ -14,8 +14,8 @@
 
 namespace infinicts::ref::op::cuda {
 
-// Maps a CUDA error to a status, and clears it from the thread's last error (sticky
-// errors stay) so that the next check sees only its own.
+// Maps a CUDA error to a status, and clears it from the thread's last error so that the
+// next check sees only its own. A sticky error ends the process (infinicts_ref/cuda_errors.h).
 infiniStatus_t ToStatus(cudaError_t error);
 
 // CUDA device `device` made current for the scope's lifetime, the caller's device
@@ -39,7 +39,8 @@ class CurrentDeviceScope {
 // The scope of one compute call on NVIDIA: checks that `stream` (NULL: the calling
 // thread's current device's default stream) belongs to the descriptor's device
 // (BAD_PARAM otherwise, the runtime's answer for an unknown stream), makes that device
-// current for the scope's lifetime and restores the caller's device afterwards.
+// current for the scope's lifetime and restores the caller's device afterwards. It
+// starts by clearing the thread's last CUDA error, so Finish() sees only this scope's.
 // Kernels go on stream(); Finish() answers the launches' status.
 class LaunchScope {
  public:

@@ -1,9 +1,9 @@
-// Rearrange on the GPU: contiguous-to-contiguous by cudaMemcpyAsync, rows of unit stride on
-// both sides by cudaMemcpy2DAsync, any other layout by a strided copy kernel.
+// Rearrange on the GPU, by the path rearrange_path.h chooses.
 #include <cstdint>
 
 #include "cuda/launch.h"
 #include "cuda/rearrange.h"
+#include "cuda/rearrange_path.h"
 
 namespace infinicts::ref::op::cuda {
 namespace {
@@ -36,22 +36,6 @@ void LaunchStridedCopy(const StridedOperands<2> &layout, void *dst, const void *
                                                                         static_cast<const E *>(src));
 }
 
-bool SameLayoutForBoth(const StridedOperands<2> &layout) {
-  for (int d = 0; d < layout.ndim; ++d) {
-    if (layout.strides[0][d] != layout.strides[1][d]) return false;
-  }
-  return true;
-}
-
-// Two dims, unit stride inside rows on both sides, rows apart by at least a row.
-bool IsPitchedRows(const StridedOperands<2> &layout) {
-  if (layout.ndim != 2) return false;
-  for (int k = 0; k < 2; ++k) {
-    if (layout.strides[k][1] != 1 || layout.strides[k][0] < layout.shape[1]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 infiniStatus_t Rearrange(const InfiniopDescriptor &desc, size_t element_size, const StridedOperands<2> &layout,
@@ -61,17 +45,22 @@ infiniStatus_t Rearrange(const InfiniopDescriptor &desc, size_t element_size, co
   if (element_size != 1 && element_size != 2 && element_size != 4 && element_size != 8 && element_size != 16) {
     return INFINI_STATUS_BAD_PARAM;
   }
-  // In place with one layout (OP-ALIAS-1): every element is already where it belongs.
-  if (layout.numel == 0 || (dst == src && SameLayoutForBoth(layout))) return INFINI_STATUS_SUCCESS;
+  int max_pitch = 0;
+  INFINIOP_RETURN_IF_ERROR(ToStatus(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, scope.device())));
   const cudaStream_t s = scope.stream();
-  if (layout.AllContiguous()) {
-    return ToStatus(cudaMemcpyAsync(dst, src, layout.numel * element_size, cudaMemcpyDeviceToDevice, s));
-  }
-  if (IsPitchedRows(layout)) {
-    const size_t row_bytes = static_cast<size_t>(layout.shape[1]) * element_size;
-    return ToStatus(cudaMemcpy2DAsync(dst, static_cast<size_t>(layout.strides[0][0]) * element_size, src,
-                                      static_cast<size_t>(layout.strides[1][0]) * element_size, row_bytes,
-                                      static_cast<size_t>(layout.shape[0]), cudaMemcpyDeviceToDevice, s));
+  switch (ChooseRearrangePath(layout, element_size, dst == src, static_cast<size_t>(max_pitch))) {
+    case RearrangePath::kNothing:
+      return INFINI_STATUS_SUCCESS;
+    case RearrangePath::kContiguousCopy:
+      return ToStatus(cudaMemcpyAsync(dst, src, layout.numel * element_size, cudaMemcpyDeviceToDevice, s));
+    case RearrangePath::kPitchedCopy: {
+      const size_t row_bytes = static_cast<size_t>(layout.shape[1]) * element_size;
+      return ToStatus(cudaMemcpy2DAsync(dst, static_cast<size_t>(layout.strides[0][0]) * element_size, src,
+                                        static_cast<size_t>(layout.strides[1][0]) * element_size, row_bytes,
+                                        static_cast<size_t>(layout.shape[0]), cudaMemcpyDeviceToDevice, s));
+    }
+    case RearrangePath::kStridedKernel:
+      break;
   }
   switch (element_size) {
     case 1: LaunchStridedCopy<uint8_t>(layout, dst, src, s); break;

@@ -189,9 +189,16 @@ class GemmDescriptor final : public InfiniopDescriptor {
   GemmDescriptor(const InfiniopHandle &handle, std::shared_ptr<const GemmPlan> plan)
       : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
     const bool half = plan_->dtype == INFINI_DTYPE_F16 || plan_->dtype == INFINI_DTYPE_BF16;
-    // The CUDA path (cuBLAS) needs no workspace.
     const bool host = device_type != INFINI_DEVICE_NVIDIA;
-    workspace_size = host && half && plan_->k > 0 ? WorkspaceWithSlack(HalfWorkspaceBytes(*plan_)) : 0;
+    if (plan_->k == 0) {
+      workspace_size = 0;
+    } else if (host) {
+      workspace_size = half ? WorkspaceWithSlack(HalfWorkspaceBytes(*plan_)) : 0;
+    } else {
+#ifdef INFINIOP_WITH_CUDA
+      workspace_size = cuda::kGemmWorkspaceBytes;  // cuBLAS's, per call (cuda/gemm.h)
+#endif
+    }
   }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *c, const void *a, const void *b,
@@ -205,7 +212,7 @@ class GemmDescriptor final : public InfiniopDescriptor {
         return cuda::GemmMatrix{o.blas.column_major, o.blas.ld, static_cast<int64_t>(o.batch_stride)};
       };
       const cuda::GemmProblem problem{p.dtype, p.batch, p.m, p.n, p.k, matrix(p.a), matrix(p.b), matrix(p.c)};
-      return cuda::Gemm(*this, problem, c, a, b, alpha, beta, stream);
+      return cuda::Gemm(*this, problem, c, a, b, alpha, beta, workspace, stream);
     }
 #endif
     std::shared_ptr<const GemmPlan> plan = plan_;

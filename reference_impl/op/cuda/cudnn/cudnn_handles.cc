@@ -1,9 +1,12 @@
 #include "cuda/cudnn/cudnn_handles.h"
 
+#include "infinicts_ref/cuda_errors.h"
+
 namespace infinicts::ref::op::cuda {
 
 infiniStatus_t CudnnToStatus(cudnnStatus_t status) {
   if (status == CUDNN_STATUS_SUCCESS) return INFINI_STATUS_SUCCESS;
+  AbortIfCudaContextLost("libinfiniop, cuDNN");
   switch (CUDNN_STATUS_CATEGORY(status)) {
     case CUDNN_STATUS_BAD_PARAM: return INFINI_STATUS_BAD_PARAM;
     case CUDNN_STATUS_NOT_SUPPORTED: return INFINI_STATUS_NOT_IMPLEMENTED;
