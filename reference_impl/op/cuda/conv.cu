@@ -7,6 +7,7 @@
 
 #include "core/tensor.h"
 #include "cuda/conv.h"
+#include "cuda/conv_geometry.h"
 #include "cuda/device_types.cuh"
 #include "cuda/launch.h"
 #include "infinicts_ref/cuda_errors.h"
@@ -18,70 +19,6 @@
 
 namespace infinicts::ref::op::cuda {
 namespace {
-
-// n + 2 <= kMaxTensorDims.
-constexpr int kMaxSpatial = static_cast<int>(kMaxTensorDims) - 2;
-
-struct ConvGeometry {
-  int n;
-  uint64_t batch, in_channels, out_channels, out_volume, kernel_volume;
-  int64_t in_size[kMaxSpatial], kernel[kMaxSpatial], out_size[kMaxSpatial];
-  int64_t pads[kMaxSpatial], dilations[kMaxSpatial], steps[kMaxSpatial];
-  int64_t x_strides[kMaxSpatial + 2], w_strides[kMaxSpatial + 2], y_strides[kMaxSpatial + 2];
-  bool has_bias;
-  int64_t bias_step;
-};
-
-ConvGeometry MakeGeometry(const ConvProblem &p) {
-  ConvGeometry g{};
-  g.n = static_cast<int>(p.in_size.size());
-  g.batch = p.batch;
-  g.in_channels = p.in_channels;
-  g.out_channels = p.out_channels;
-  g.out_volume = 1;
-  g.kernel_volume = 1;
-  for (int d = 0; d < g.n; ++d) {
-    g.in_size[d] = static_cast<int64_t>(p.in_size[d]);
-    g.kernel[d] = static_cast<int64_t>(p.kernel[d]);
-    g.out_size[d] = static_cast<int64_t>(p.out_size[d]);
-    g.pads[d] = static_cast<int64_t>(p.pads[d]);
-    g.dilations[d] = static_cast<int64_t>(p.dilations[d]);
-    g.steps[d] = p.steps[d];
-    g.out_volume *= p.out_size[d];
-    g.kernel_volume *= p.kernel[d];
-  }
-  for (int d = 0; d < g.n + 2; ++d) {
-    g.x_strides[d] = p.x_strides[d];
-    g.w_strides[d] = p.w_strides[d];
-    g.y_strides[d] = p.y_strides[d];
-  }
-  g.has_bias = p.has_bias;
-  g.bias_step = p.bias_step;
-  return g;
-}
-
-// Output element i (batch-major, then channel, then position): its batch, channel, offset in
-// y and where its window starts in x, per spatial dim.
-struct OutputElement {
-  uint64_t b, co;
-  int64_t y_offset;
-  int64_t window[kMaxSpatial];
-};
-
-__device__ OutputElement Locate(const ConvGeometry &g, uint64_t i) {
-  OutputElement e;
-  uint64_t rest = i % g.out_volume;
-  e.co = i / g.out_volume % g.out_channels;
-  e.b = i / (g.out_volume * g.out_channels);
-  e.y_offset = static_cast<int64_t>(e.b) * g.y_strides[0] + static_cast<int64_t>(e.co) * g.y_strides[1];
-  for (int d = g.n - 1; d >= 0; --d) {
-    const int64_t o = static_cast<int64_t>(rest % static_cast<uint64_t>(g.out_size[d]));
-    rest /= static_cast<uint64_t>(g.out_size[d]);
-    e.window[d] = o * g.steps[d] - g.pads[d];
-    e.y_offset += o * g.y_strides[d + 2];
-  }
-  return e;
-}
 
 template <class T>
 __global__ void ConvKernel(const __grid_constant__ ConvGeometry g, T *y, const T *x, const T *w, const T *bias) {
@@ -99,18 +36,8 @@ __global__ void ConvKernel(const __grid_constant__ ConvGeometry g, T *y, const T
       const T *x_channel = xb + static_cast<int64_t>(ci) * g.x_strides[1];
       const T *w_channel = wc + static_cast<int64_t>(ci) * g.w_strides[1];
       for (uint64_t r = 0; r < g.kernel_volume; ++r) {
-        uint64_t position = r;
         int64_t x_offset = 0, w_offset = 0;
-        bool inside = true;
-        for (int d = g.n - 1; d >= 0; --d) {
-          const int64_t k = static_cast<int64_t>(position % static_cast<uint64_t>(g.kernel[d]));
-          position /= static_cast<uint64_t>(g.kernel[d]);
-          const int64_t at = window[d] + k * g.dilations[d];
-          inside = inside && at >= 0 && at < g.in_size[d];
-          x_offset += at * g.x_strides[d + 2];
-          w_offset += k * g.w_strides[d + 2];
-        }
-        if (inside) sum += DeviceNum<T>::Load(x_channel[x_offset]) * DeviceNum<T>::Load(w_channel[w_offset]);
+        if (Tap(g, window, r, &x_offset, &w_offset)) sum += DeviceNum<T>::Load(x_channel[x_offset]) * DeviceNum<T>::Load(w_channel[w_offset]);
       }
     }
     const C shift = g.has_bias ? DeviceNum<T>::Load(bias[static_cast<int64_t>(co) * g.bias_step]) : C(0);

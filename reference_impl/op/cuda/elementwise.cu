@@ -7,6 +7,7 @@
 
 #include "cuda/device_types.cuh"
 #include "cuda/elementwise.h"
+#include "cuda/kernel_limits.h"
 #include "cuda/launch.h"
 
 namespace infinicts::ref::op::cuda {
@@ -65,6 +66,13 @@ template <class T, size_t NumIn>
 struct Pointers {
   T *out;
   const T *in[NumIn];
+};
+
+// The strided kernel's parameters: the merged layout and the pointers.
+template <class T, size_t NumIn>
+struct StridedParameters {
+  StridedOperands<NumIn + 1> layout;
+  Pointers<T, NumIn> pointers;
 };
 
 // 16 bytes of T, loaded and stored as one vector.
@@ -141,6 +149,7 @@ void LaunchTyped(cudaStream_t stream, const StridedOperands<NumIn + 1> &layout, 
     const uint64_t threads_needed = layout.numel / Pack<T>::kCount + Pack<T>::kCount;
     ContiguousKernel<T, F, NumIn><<<BlocksFor(threads_needed), kThreads, 0, stream>>>(p, layout.numel, order);
   } else {
+    static_assert(FitsKernelParameters<StridedParameters<T, NumIn>>(), "the strided kernel's parameters must fit in 4 KB");
     StridedKernel<T, F, NumIn><<<BlocksFor(layout.numel), kThreads, 0, stream>>>(layout, p, order);
   }
 }

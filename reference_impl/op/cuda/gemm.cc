@@ -1,12 +1,11 @@
-// Gemm on cuBLAS. cuBLAS is column-major: a row-major C (m x n) is the column-major C^T, so
-// C = A * B is computed as C^T = B^T * A^T with the operands swapped; each operand is
-// transposed or not by how it is stored. F16/BF16 and F32 accumulate in F32
+// Gemm on cuBLAS, one call arranged by gemm_layout.h. F16/BF16 and F32 accumulate in F32
 // (cublasGemm*Ex with CUBLAS_COMPUTE_32F, alpha and beta as float), F64 in F64.
 #include <algorithm>
 #include <cstdint>
 
 #include "cuda/cublas_handles.h"
 #include "cuda/gemm.h"
+#include "cuda/gemm_layout.h"
 #include "cuda/gemm_scale.h"
 #include "cuda/launch.h"
 
@@ -32,26 +31,6 @@ bool TypesOf(infiniDtype_t dtype, CublasTypes *types) {
   }
 }
 
-// One column-major product as cuBLAS gets it: C' (rows x cols) = op(first) * op(second).
-struct ColumnMajorCall {
-  cublasOperation_t op_first, op_second;
-  int rows, cols, depth;
-  GemmMatrix first, second;
-  const void *first_data, *second_data;
-};
-
-ColumnMajorCall Arrange(const GemmProblem &p, const void *a, const void *b) {
-  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
-  if (p.c.column_major) {
-    // C = A * B directly; a row-major operand is read as its transpose.
-    return {p.a.column_major ? CUBLAS_OP_N : CUBLAS_OP_T, p.b.column_major ? CUBLAS_OP_N : CUBLAS_OP_T, m, n, k,
-            p.a, p.b, a, b};
-  }
-  // C^T = B^T * A^T: a row-major operand already is its transpose in column-major terms.
-  return {p.b.column_major ? CUBLAS_OP_T : CUBLAS_OP_N, p.a.column_major ? CUBLAS_OP_T : CUBLAS_OP_N, n, m, k,
-          p.b, p.a, b, a};
-}
-
 const void *Offset(const void *base, int64_t elements, size_t element_size) {
   return static_cast<const char *>(base) + elements * static_cast<int64_t>(element_size);
 }
@@ -62,18 +41,23 @@ void *Offset(void *base, int64_t elements, size_t element_size) {
 
 infiniStatus_t RunCublas(cublasHandle_t handle, const GemmProblem &p, const CublasTypes &types, void *c,
                          const void *a, const void *b, const void *alpha, const void *beta) {
-  const ColumnMajorCall call = Arrange(p, a, b);
+  const ColumnMajorCall layout = Arrange(p);
   const size_t size = types.element_size;
-  const bool strided = call.first.batch_stride >= 0 && call.second.batch_stride >= 0 && p.c.batch_stride >= 0;
+  const struct {
+    cublasOperation_t op_first, op_second;
+    const void *first_data, *second_data;
+  } call = {layout.transpose_first ? CUBLAS_OP_T : CUBLAS_OP_N, layout.transpose_second ? CUBLAS_OP_T : CUBLAS_OP_N,
+            layout.swapped ? b : a, layout.swapped ? a : b};
+  const bool strided = layout.first.batch_stride >= 0 && layout.second.batch_stride >= 0 && p.c.batch_stride >= 0;
   if (strided) {
     for (size_t begin = 0; begin < p.batch; begin += kMaxBatchSlice) {
       const int count = static_cast<int>(std::min(kMaxBatchSlice, p.batch - begin));
       const int64_t i = static_cast<int64_t>(begin);
       INFINIOP_RETURN_IF_ERROR(CublasToStatus(cublasGemmStridedBatchedEx(
-          handle, call.op_first, call.op_second, call.rows, call.cols, call.depth, alpha,
-          Offset(call.first_data, i * call.first.batch_stride, size), types.data, call.first.ld,
-          call.first.batch_stride, Offset(call.second_data, i * call.second.batch_stride, size), types.data,
-          call.second.ld, call.second.batch_stride, beta, Offset(c, i * p.c.batch_stride, size), types.data, p.c.ld,
+          handle, call.op_first, call.op_second, layout.rows, layout.cols, layout.depth, alpha,
+          Offset(call.first_data, i * layout.first.batch_stride, size), types.data, layout.first.ld,
+          layout.first.batch_stride, Offset(call.second_data, i * layout.second.batch_stride, size), types.data,
+          layout.second.ld, layout.second.batch_stride, beta, Offset(c, i * p.c.batch_stride, size), types.data, p.c.ld,
           p.c.batch_stride, count, types.compute, CUBLAS_GEMM_DEFAULT)));
     }
     return INFINI_STATUS_SUCCESS;
@@ -82,9 +66,9 @@ infiniStatus_t RunCublas(cublasHandle_t handle, const GemmProblem &p, const Cubl
   for (size_t batch = 0; batch < p.batch; ++batch) {
     const int64_t i = static_cast<int64_t>(batch);
     INFINIOP_RETURN_IF_ERROR(CublasToStatus(cublasGemmEx(
-        handle, call.op_first, call.op_second, call.rows, call.cols, call.depth, alpha,
-        Offset(call.first_data, i * call.first.batch_stride, size), types.data, call.first.ld,
-        Offset(call.second_data, i * call.second.batch_stride, size), types.data, call.second.ld, beta,
+        handle, call.op_first, call.op_second, layout.rows, layout.cols, layout.depth, alpha,
+        Offset(call.first_data, i * layout.first.batch_stride, size), types.data, layout.first.ld,
+        Offset(call.second_data, i * layout.second.batch_stride, size), types.data, layout.second.ld, beta,
         Offset(c, i * p.c.batch_stride, size), types.data, p.c.ld, types.compute, CUBLAS_GEMM_DEFAULT)));
   }
   return INFINI_STATUS_SUCCESS;

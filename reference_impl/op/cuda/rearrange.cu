@@ -1,6 +1,7 @@
 // Rearrange on the GPU, by the path rearrange_path.h chooses.
 #include <cstdint>
 
+#include "cuda/kernel_limits.h"
 #include "cuda/launch.h"
 #include "cuda/rearrange.h"
 #include "cuda/rearrange_path.h"
@@ -35,6 +36,8 @@ void LaunchStridedCopy(const StridedOperands<2> &layout, void *dst, const void *
   StridedCopyKernel<E><<<BlocksFor(layout.numel), kThreads, 0, stream>>>(layout, static_cast<E *>(dst),
                                                                         static_cast<const E *>(src));
 }
+
+static_assert(FitsKernelParameters<StridedOperands<2>>(), "the strided copy's parameters must fit in 4 KB");
 
 }  // namespace
 

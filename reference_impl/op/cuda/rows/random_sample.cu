@@ -8,6 +8,7 @@
 //    K ranks for the first cumulative weight >= limit.
 #include <cmath>
 
+#include "cuda/rows/bitonic_rank.h"
 #include "device_common.cuh"
 
 namespace infinicts::ref::op::cuda_rows {
@@ -15,21 +16,7 @@ namespace {
 
 constexpr int kSampleBlock = 1024;          // the argmax and the draw run in one block
 constexpr int kSampleWarps = kSampleBlock / 32;
-constexpr int64_t kSortTile = 2048;         // sorted in shared memory, two elements a thread
 constexpr size_t kWorkspaceAlign = 256;
-
-int64_t PaddedCount(int64_t n) {
-  int64_t padded = 1;
-  while (padded < n) padded <<= 1;
-  return padded;
-}
-
-__device__ inline double RankKey(double v) { return isnan(v) ? -INFINITY : v; }
-
-// Whether (key a, index a) ranks before (key b, index b).
-__device__ inline bool RanksBefore(double key_a, int64_t index_a, double key_b, int64_t index_b) {
-  return key_a > key_b || (key_a == key_b && index_a < index_b);
-}
 
 __device__ inline void StoreIndex(void *result, infiniDtype_t dtype, int64_t index) {
   switch (dtype) {
@@ -80,27 +67,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// The compare-exchange of a bitonic sort for the pair (i, i + j) of stage k: in blocks
-// where bit k of i is clear the pair ends in rank order, else in reverse rank order, so
-// every stage leaves runs of 2k in alternating order and the last one (k = padded) ranks all.
-__device__ inline void CompareExchange(double *keys, int64_t *indices, int64_t i, int64_t j, int64_t global_i,
-                                       int64_t k) {
-  const int64_t partner = i + j;
-  const bool forward = (global_i & k) == 0;
-  const bool before = RanksBefore(keys[i], indices[i], keys[partner], indices[partner]);
-  if (before != forward) {
-    const double key = keys[i];
-    keys[i] = keys[partner];
-    keys[partner] = key;
-    const int64_t index = indices[i];
-    indices[i] = indices[partner];
-    indices[partner] = index;
-  }
-}
-
-// The element of pair t for distance j: the t-th index with bit j clear.
-__device__ inline int64_t PairFirst(int64_t t, int64_t j) { return (t / j) * 2 * j + t % j; }
-
 // One step (k, j) over the whole array, j >= the tile: one thread per pair.
 __global__ void __launch_bounds__(kBlock)
     BitonicGlobalStep(double *keys, int64_t *indices, int64_t padded, int64_t k, int64_t j) {
@@ -122,13 +88,11 @@ __global__ void __launch_bounds__(kSortTile / 2)
     tile_indices[e] = indices[base + e];
   }
   __syncthreads();
-  for (int64_t k = k_first; k <= k_last; k <<= 1) {
-    for (int64_t j = (k < tile ? k : tile) / 2; j > 0; j >>= 1) {
-      const int64_t i = PairFirst(threadIdx.x, j);
-      CompareExchange(tile_keys, tile_indices, i, j, base + i, k);
-      __syncthreads();
-    }
-  }
+  ForEachTileStep(tile, k_first, k_last, [&](int64_t k, int64_t j) {
+    const int64_t i = PairFirst(threadIdx.x, j);
+    CompareExchange(tile_keys, tile_indices, i, j, base + i, k);
+    __syncthreads();
+  });
   for (int64_t e = threadIdx.x; e < tile; e += blockDim.x) {
     keys[base + e] = tile_keys[e];
     indices[base + e] = tile_indices[e];
@@ -237,13 +201,14 @@ cudaError_t LaunchRandomSample(const RandomSampleArgs &args, const SampleParams 
   const int64_t tile = padded < kSortTile ? padded : kSortTile;
   const unsigned tiles = static_cast<unsigned>(padded / tile);
   const unsigned tile_threads = static_cast<unsigned>(tile < 2 ? 1 : tile / 2);
-  if (padded > 1) BitonicTileSteps<<<tiles, tile_threads, 0, stream>>>(keys, indices, tile, 2, tile);
-  for (int64_t k = 2 * tile; k <= padded; k <<= 1) {
-    for (int64_t j = k / 2; j >= tile; j >>= 1) {
-      BitonicGlobalStep<<<GridFor(padded / 2, kBlock), kBlock, 0, stream>>>(keys, indices, padded, k, j);
-    }
-    BitonicTileSteps<<<tiles, tile_threads, 0, stream>>>(keys, indices, tile, k, k);
-  }
+  RunBitonicSchedule(
+      padded, tile,
+      [&](int64_t k_first, int64_t k_last) {
+        BitonicTileSteps<<<tiles, tile_threads, 0, stream>>>(keys, indices, tile, k_first, k_last);
+      },
+      [&](int64_t k, int64_t j) {
+        BitonicGlobalStep<<<GridFor(padded / 2, kBlock), kBlock, 0, stream>>>(keys, indices, padded, k, j);
+      });
   status = cudaGetLastError();
   if (status != cudaSuccess) return status;
   DrawKernel<<<1, kSampleBlock, 0, stream>>>(args, sample, keys, indices, result);

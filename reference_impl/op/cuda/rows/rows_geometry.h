@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda/kernel_limits.h"
 #include "infinicore.h"
 
 namespace infinicts::ref::op::cuda_rows {
@@ -62,6 +63,13 @@ RowGrid<N> MakeRowGrid(const std::vector<size_t> &shape, const std::array<const 
 }
 
 // Each operand's offset (in elements) of row `row`'s first element.
+// The columns a causal row may see: row r of a [.., seq, length] softmax (length >= seq)
+// sees columns 0 .. length - seq + r % seq (the last seq columns are the causal square);
+// seq 0: not causal, every column.
+INFINICTS_ROWS_HOST_DEVICE inline int64_t CausalValidColumns(int64_t length, int64_t seq, int64_t row) {
+  return seq > 0 ? length - seq + row % seq + 1 : length;
+}
+
 template <int N>
 INFINICTS_ROWS_HOST_DEVICE inline void RowOffsets(const RowGrid<N> &grid, int64_t row, int64_t (&offsets)[N]) {
   for (int k = 0; k < N; ++k) offsets[k] = 0;
@@ -137,6 +145,15 @@ struct SampleParams {
   float random_val = 0, topp = 0, temperature = 0;
   int topk = 0;
 };
+// Every kernel takes one of these by value, beside a few pointers (cuda/kernel_limits.h).
+static_assert(op::cuda::FitsKernelParameters<RMSNormArgs>() && op::cuda::FitsKernelParameters<LayerNormArgs>() &&
+                  op::cuda::FitsKernelParameters<SoftmaxArgs>() && op::cuda::FitsKernelParameters<RoPEArgs>() &&
+                  op::cuda::FitsKernelParameters<EmbeddingArgs>(),
+              "the row kernels' parameters must fit in 4 KB");
+static_assert(sizeof(RandomSampleArgs) + sizeof(SampleParams) + op::cuda::kKernelScalarArgumentBytes <=
+                  op::cuda::kKernelParameterBytes,
+              "RandomSample's draw kernel's parameters must fit in 4 KB");
+
 // Device workspace the draw needs (the ranking of all n logits), alignment slack included.
 size_t RandomSampleWorkspaceBytes(int64_t n);
 

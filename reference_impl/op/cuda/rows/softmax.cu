@@ -29,8 +29,7 @@ __global__ void __launch_bounds__(kBlock) SoftmaxKernel(const __grid_constant__ 
     RowOffsets(args.rows, row, offsets);
     T *yr = y + offsets[0];
     const T *xr = x + offsets[1];
-    const int64_t seq = args.causal_seq_len;
-    const int64_t valid = seq > 0 ? length - seq + row % seq + 1 : length;
+    const int64_t valid = CausalValidColumns(length, args.causal_seq_len, row);
 
     A max = -INFINITY;
     for (int64_t j = int64_t(lane) * V; j < valid; j += int64_t(kTeam) * V) {
