@@ -41,10 +41,6 @@ struct DeviceNum<__nv_bfloat16> {
 template <class T>
 using DeviceCompute = typename DeviceNum<T>::Compute;
 
-// exp in the compute type's full precision (never the fast __expf).
-__device__ inline float PreciseExp(float x) { return expf(x); }
-__device__ inline double PreciseExp(double x) { return exp(x); }
-
 template <class T>
 struct DeviceTypeTag {
   using type = T;

@@ -1,66 +1,18 @@
 // The elementwise kernels: one template over the operator's functor, a contiguous path
 // with 16-byte loads and stores (every operand contiguous and 16-byte aligned) and a
-// strided path (any layout, broadcast through stride 0). The functors repeat the CPU ones
-// of ops/*.cc, NaN handling included, in the compute type of core/dtype.h.
+// strided path (any layout, broadcast through stride 0). The functors are in
+// elementwise_ops.h.
 #include <cstdint>
 #include <utility>
 
 #include "cuda/device_types.cuh"
 #include "cuda/elementwise.h"
+#include "cuda/elementwise_ops.h"
 #include "cuda/kernel_limits.h"
 #include "cuda/launch.h"
 
 namespace infinicts::ref::op::cuda {
 namespace {
-
-struct AddOp {
-  template <class C>
-  __device__ C operator()(C a, C b) const { return a + b; }
-};
-struct SubOp {
-  template <class C>
-  __device__ C operator()(C a, C b) const { return a - b; }
-};
-struct MulOp {
-  template <class C>
-  __device__ C operator()(C a, C b) const { return a * b; }
-};
-// c = a * silu(b): a is the up projection, b the gate.
-struct SwiGLUOp {
-  template <class C>
-  __device__ C operator()(C a, C b) const { return a * (b / (C(1) + PreciseExp(-b))); }
-};
-// NaN stays NaN.
-struct ReluOp {
-  template <class C>
-  __device__ C operator()(C x) const { return x > C(0) || isnan(x) ? x : C(0); }
-};
-struct SiluOp {
-  template <class C>
-  __device__ C operator()(C x) const { return x / (C(1) + PreciseExp(-x)); }
-};
-struct SigmoidOp {
-  template <class C>
-  __device__ C operator()(C x) const { return C(1) / (C(1) + PreciseExp(-x)); }
-};
-// The erf form as x / 2 * erfc(-x / sqrt(2)), in double as on the host: x / sqrt(2)
-// rounded to float would cost up to 20 ulps in the tail.
-struct GeluOp {
-  template <class C>
-  __device__ C operator()(C x) const {
-    const double wide = static_cast<double>(x);
-    return static_cast<C>(0.5 * wide * erfc(wide * -0.70710678118654752440));
-  }
-};
-// min(x, high) then max(., low): low wins where the bounds cross; a NaN x stays NaN, a
-// NaN bound leaves x as it is.
-struct ClipOp {
-  template <class C>
-  __device__ C operator()(C x, C low, C high) const {
-    const C capped = x > high ? high : x;
-    return capped < low ? low : capped;
-  }
-};
 
 template <class T, size_t NumIn>
 struct Pointers {
@@ -177,6 +129,18 @@ infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDt
     case OpKind::kSilu: return Run<SiluOp, 1>(desc, dtype, layout, out, in, stream);
     case OpKind::kGelu: return Run<GeluOp, 1>(desc, dtype, layout, out, in, stream);
     case OpKind::kSigmoid: return Run<SigmoidOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kErf: return Run<ErfOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kFloor: return Run<FloorOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kTanh: return Run<TanhOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kSinh: return Run<SinhOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kLog1p: return Run<Log1pOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kReciprocal: return Run<ReciprocalOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kRelu6: return Run<Relu6Op, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kHardSwish: return Run<HardSwishOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kGeluTanh: return Run<GeluTanhOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kQuickGelu: return Run<QuickGeluOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kSelu: return Run<SeluOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kSoftsign: return Run<SoftsignOp, 1>(desc, dtype, layout, out, in, stream);
     default: return INFINI_STATUS_BAD_PARAM;
   }
 }

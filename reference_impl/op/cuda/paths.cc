@@ -14,6 +14,18 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kGelu:
     case OpKind::kSigmoid:
     case OpKind::kClip:
+    case OpKind::kErf:
+    case OpKind::kFloor:
+    case OpKind::kTanh:
+    case OpKind::kSinh:
+    case OpKind::kLog1p:
+    case OpKind::kReciprocal:
+    case OpKind::kRelu6:
+    case OpKind::kHardSwish:
+    case OpKind::kGeluTanh:
+    case OpKind::kQuickGelu:
+    case OpKind::kSelu:
+    case OpKind::kSoftsign:
     case OpKind::kRearrange:
     case OpKind::kConv:
     // cuda/rows/: the row-wise operators

@@ -12,7 +12,6 @@ struct ErfFn {
   C operator()(C x) const {
     return std::erf(x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -12,7 +12,6 @@ struct FloorFn {
   C operator()(C x) const {
     return std::floor(x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -16,7 +16,6 @@ struct GeluTanhFn {
     const double inner = 0.79788456080286535588 * (wide + 0.044715 * wide * wide * wide);
     return static_cast<C>(0.5 * wide * (1.0 + std::tanh(inner)));
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -15,7 +15,6 @@ struct HardSwishFn {
     if (x >= C(3)) return x;
     return x * (x + C(3)) / C(6);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

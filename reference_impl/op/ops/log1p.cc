@@ -12,7 +12,6 @@ struct Log1pFn {
   C operator()(C x) const {
     return std::log1p(x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -14,7 +14,6 @@ struct QuickGeluFn {
     if (scaled == -HUGE_VAL) return C(0);
     return x / (C(1) + std::exp(-scaled));
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

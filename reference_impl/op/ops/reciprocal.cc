@@ -12,7 +12,6 @@ struct ReciprocalFn {
   C operator()(C x) const {
     return C(1) / x;
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -13,7 +13,6 @@ struct Relu6Fn {
     if (std::isnan(x)) return x;
     return x < C(0) ? C(0) : (x > C(6) ? C(6) : x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

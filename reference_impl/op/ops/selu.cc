@@ -15,7 +15,6 @@ struct SeluFn {
     if (x > C(0)) return static_cast<C>(kScale * static_cast<double>(x));
     return static_cast<C>(kScale * kAlpha * std::expm1(static_cast<double>(x)));
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

@@ -12,7 +12,6 @@ struct SinhFn {
   C operator()(C x) const {
     return std::sinh(x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

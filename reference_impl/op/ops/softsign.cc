@@ -14,7 +14,6 @@ struct SoftsignFn {
     if (std::isinf(magnitude)) return std::copysign(C(1), x);
     return x / (C(1) + magnitude);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace

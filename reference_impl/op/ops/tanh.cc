@@ -12,7 +12,6 @@ struct TanhFn {
   C operator()(C x) const {
     return std::tanh(x);
   }
-  static constexpr bool kCpuOnly = true;
 };
 
 }  // namespace
