@@ -1,7 +1,8 @@
 // The CUDA kernels' index and selection logic, run on the CPU through the very functions
 // the kernels call: RandomSample's bitonic ranking under its launch schedule, the causal
-// bound of CausalSoftmax, the direct Conv's element and tap location, and the arrangement
-// of Gemm's operands into one cuBLAS call, checked against cuBLAS's rules.
+// bound of CausalSoftmax, the direct Conv's element and tap location, the arrangement of
+// Gemm's operands into one cuBLAS call, checked against cuBLAS's rules, and where
+// PagedCaching and KVCaching write each element.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 
 #include "cuda/conv_geometry.h"
 #include "cuda/gemm_layout.h"
+#include "cuda/kv_caching.h"
+#include "cuda/paged_caching.h"
 #include "cuda/rows/bitonic_rank.h"
 
 namespace reference_cuda_test {
@@ -280,6 +283,95 @@ TEST(KernelLogic, GemmArrangementObeysCublasRulesAndComputesTheProduct) {
       }
     }
   }
+}
+
+
+// ---- PagedCaching's scatter ----
+
+TEST(KernelLogic, PagedCachingWritesEachTokensEntriesAtItsSlotOnly) {
+  // Pools [blocks, heads, block_size, dim] with padded strides and heads outermost in v's;
+  // tokens [tokens, heads, dim] with a transposed k; slots with padding (-1), one past the
+  // end, and a stride of 2.
+  const int64_t tokens = 5, heads = 3, blocks = 4, block_size = 3, k_dim = 4, v_dim = 2;
+  op::PagedCachingGeometry g{};
+  g.tokens = tokens, g.heads = heads, g.blocks = blocks, g.block_size = block_size, g.slot_step = 2;
+  g.k = {{heads * block_size * 5, block_size * 5, 5, 1}, {1, tokens * k_dim, tokens}, k_dim};
+  g.v = {{block_size * v_dim, blocks * block_size * v_dim, v_dim, 1}, {heads * v_dim, v_dim, 1}, v_dim};
+  const std::vector<int64_t> slots = {7, 99, -1, 99, 0, 99, blocks * block_size, 99, 11, 99};
+  for (const op::PagedPool *pool : {&g.k, &g.v}) {
+    const int64_t pool_size = blocks * heads * block_size * 5 + 8, entry_size = tokens * heads * pool->dim + 8;
+    std::vector<int> cache(static_cast<size_t>(pool_size), -1), entries(static_cast<size_t>(entry_size));
+    std::iota(entries.begin(), entries.end(), 1000);
+    // What the kernel does, element by element.
+    const uint64_t total = static_cast<uint64_t>(tokens * heads * pool->dim);
+    for (uint64_t i = 0; i < total; ++i) {
+      const op::PagedElement e = op::LocatePagedElement(g, *pool, i);
+      int64_t block = 0, offset = 0;
+      if (!op::SlotPlace(g, slots[static_cast<size_t>(e.token * g.slot_step)], &block, &offset)) continue;
+      cache[static_cast<size_t>(op::PoolOffset(*pool, e, block, offset))] =
+          entries[static_cast<size_t>(op::EntryOffset(*pool, e))];
+    }
+    // The definition: cache[slot / block_size, h, slot % block_size, d] = entries[t, h, d]
+    // for 0 <= slot < blocks * block_size; nothing else changes.
+    std::vector<int> want(static_cast<size_t>(pool_size), -1);
+    for (int64_t t = 0; t < tokens; ++t) {
+      const int64_t slot = slots[static_cast<size_t>(2 * t)];
+      if (slot < 0 || slot >= blocks * block_size) continue;
+      for (int64_t h = 0; h < heads; ++h) {
+        for (int64_t d = 0; d < pool->dim; ++d) {
+          const int64_t at = slot / block_size * pool->pool_strides[0] + h * pool->pool_strides[1] +
+                             slot % block_size * pool->pool_strides[2] + d * pool->pool_strides[3];
+          want[static_cast<size_t>(at)] =
+              entries[static_cast<size_t>(t * pool->entry_strides[0] + h * pool->entry_strides[1] +
+                                          d * pool->entry_strides[2])];
+        }
+      }
+    }
+    EXPECT_EQ(cache, want) << (pool == &g.k ? "k" : "v");
+  }
+}
+
+
+// ---- KVCaching's append ----
+
+TEST(KernelLogic, KVCachingAppendsEachSequenceAtItsPastLengthOnly) {
+  // Caches [batch, heads, max_seq, dim] padded, k heads-major; sequences that fit, one that
+  // would run past max_seq, a negative length; lengths I32 with a stride of 3.
+  const int64_t batch = 4, heads = 2, max_seq = 6, new_len = 2, dim = 3;
+  op::KVCachingGeometry g{};
+  g.batch = batch, g.heads = heads, g.max_seq = max_seq, g.new_len = new_len, g.head_dim = dim;
+  g.length_step = 3, g.lengths_64 = false;
+  const int64_t cache[4] = {heads * max_seq * 4, max_seq * 4, 4, 1};
+  const int64_t entries[4] = {new_len * dim, batch * new_len * dim, dim, 1};
+  for (int d = 0; d < 4; ++d) g.k_cache[d] = g.v_cache[d] = cache[d], g.k[d] = g.v[d] = entries[d];
+  const std::vector<int32_t> lengths = {0, 9, 9, 4, 9, 9, 5, 9, 9, -1, 9, 9};  // b: 0, 4 (fits), 5 (does not), -1
+  const int64_t cache_size = batch * heads * max_seq * 4, entry_size = batch * heads * new_len * dim;
+  std::vector<int> got(static_cast<size_t>(cache_size), -1), k(static_cast<size_t>(entry_size));
+  std::iota(k.begin(), k.end(), 100);
+  const uint64_t total = static_cast<uint64_t>(batch * heads * new_len * dim);
+  for (uint64_t i = 0; i < total; ++i) {
+    const op::KVElement e = op::LocateKVElement(g, i);
+    const int64_t past = lengths[static_cast<size_t>(e.b * g.length_step)];
+    if (!op::FitsCache(g, past)) continue;
+    got[static_cast<size_t>(op::Offset4(g.k_cache, e.b, e.h, past + e.s, e.d))] =
+        k[static_cast<size_t>(op::Offset4(g.k, e.b, e.h, e.s, e.d))];
+  }
+  // The definition: cache[b, h, past_b + s, d] = k[b, h, s, d] where 0 <= past_b and
+  // past_b + new_len <= max_seq; nothing else changes.
+  std::vector<int> want(static_cast<size_t>(cache_size), -1);
+  for (int64_t b = 0; b < batch; ++b) {
+    const int64_t past = lengths[static_cast<size_t>(3 * b)];
+    if (past < 0 || past + new_len > max_seq) continue;
+    for (int64_t h = 0; h < heads; ++h) {
+      for (int64_t s = 0; s < new_len; ++s) {
+        for (int64_t d = 0; d < dim; ++d) {
+          want[static_cast<size_t>(b * cache[0] + h * cache[1] + (past + s) * cache[2] + d)] =
+              k[static_cast<size_t>(b * entries[0] + h * entries[1] + s * entries[2] + d)];
+        }
+      }
+    }
+  }
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace

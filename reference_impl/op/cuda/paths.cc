@@ -28,6 +28,8 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kSoftsign:
     case OpKind::kRearrange:
     case OpKind::kConv:
+    case OpKind::kPagedCaching:
+    case OpKind::kKVCaching:
     // cuda/rows/: the row-wise operators
     case OpKind::kRMSNorm:
     case OpKind::kLayerNorm:

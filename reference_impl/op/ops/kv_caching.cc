@@ -3,7 +3,7 @@
 // caches is left as it was. Caches [batch, kv_heads, max_seq_len, head_dim], k and v
 // [batch, kv_heads, new_len, head_dim], one dtype of F16/BF16/F32; lengths I32 or I64.
 // A sequence whose entries would not fit (past < 0 or past + new_len > max_seq_len) is
-// skipped. CPU only (no CUDA path yet).
+// skipped. On NVIDIA: cuda/kv_caching.h.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -14,6 +14,9 @@
 #include "core/parallel.h"
 #include "infiniop.h"
 #include "ops/cache_rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/kv_caching.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -26,6 +29,9 @@ struct KVCachingPlan {
   size_t batch = 0, heads = 0, max_seq = 0, new_len = 0, head_dim = 0;
   ptrdiff_t length_step = 1;
   Strides4 k_cache{}, v_cache{}, k{}, v{};  // [batch, head, position, dim]
+#ifdef INFINIOP_WITH_CUDA
+  cuda::KVCachingGeometry device;  // the same, for the CUDA path
+#endif
 };
 
 Strides4 StridesOf(const TensorLayout &layout) {
@@ -61,6 +67,18 @@ infiniStatus_t MakePlan(const TensorLayout &k_cache, const TensorLayout &v_cache
   plan->v_cache = StridesOf(v_cache);
   plan->k = StridesOf(k);
   plan->v = StridesOf(v);
+#ifdef INFINIOP_WITH_CUDA
+  cuda::KVCachingGeometry &g = plan->device;
+  g = {static_cast<int64_t>(batch), static_cast<int64_t>(heads), static_cast<int64_t>(max_seq),
+       static_cast<int64_t>(plan->new_len), static_cast<int64_t>(head_dim), plan->length_step,
+       lengths.dtype == INFINI_DTYPE_I64, {}, {}, {}, {}};
+  for (int d = 0; d < 4; ++d) {
+    g.k_cache[d] = plan->k_cache[d];
+    g.v_cache[d] = plan->v_cache[d];
+    g.k[d] = plan->k[d];
+    g.v[d] = plan->v[d];
+  }
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -122,6 +140,11 @@ class KVCachingDescriptor final : public InfiniopDescriptor {
                                         {v, entry_count},
                                         {lengths, p.batch}}));
     std::shared_ptr<const KVCachingPlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::KVCaching(*this, plan->device, plan->element_size, k_cache, v_cache, k, v, lengths, stream);
+    }
+#endif
     return Launch(*this, stream, [=] { Run(*plan, k_cache, v_cache, k, v, lengths); });
   }
 
@@ -142,8 +165,6 @@ __INFINI_C infiniStatus_t infiniopCreateKVCachingDescriptor(infiniopHandle_t han
                                                             infiniopTensorDescriptor_t past_kv_lengths) {
   return CreateDescriptor(handle, desc_ptr, {k_cache, v_cache, k, v, past_kv_lengths},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            // No CUDA path yet: the caches of an NVIDIA handle live in GPU memory.
-                            if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
                             auto plan = std::make_shared<KVCachingPlan>();
                             INFINIOP_RETURN_IF_ERROR(
                                 MakePlan(*k_cache, *v_cache, *k, *v, *past_kv_lengths, plan.get()));

@@ -4,7 +4,7 @@
 // (padding) writes nothing, and the rest of both pools is left as it was. Pools
 // [num_blocks, kv_heads, block_size, head_dim] (v's head dim may differ from k's), k and v
 // [num_tokens, kv_heads, head_dim], one dtype of F16/BF16/F32; slot_mapping I64
-// [num_tokens]. A slot past the pool's end is skipped. CPU only (no CUDA path yet).
+// [num_tokens]. A slot past the pool's end is skipped. On NVIDIA: cuda/paged_caching.h.
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -15,6 +15,9 @@
 #include "core/parallel.h"
 #include "infiniop.h"
 #include "ops/cache_rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/paged_caching.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -28,6 +31,9 @@ struct PagedCachingPlan {
   ptrdiff_t slot_step = 1;
   Strides4 k_cache{}, v_cache{};  // [block, head, offset, dim]
   Strides3 k{}, v{};              // [token, head, dim]
+#ifdef INFINIOP_WITH_CUDA
+  cuda::PagedCachingGeometry device;  // the same, for the CUDA path
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &k_cache, const TensorLayout &v_cache, const TensorLayout &k,
@@ -58,6 +64,15 @@ infiniStatus_t MakePlan(const TensorLayout &k_cache, const TensorLayout &v_cache
   plan->v_cache = {v_cache.strides[0], v_cache.strides[1], v_cache.strides[2], v_cache.strides[3]};
   plan->k = {k.strides[0], k.strides[1], k.strides[2]};
   plan->v = {v.strides[0], v.strides[1], v.strides[2]};
+#ifdef INFINIOP_WITH_CUDA
+  const auto pool = [](const Strides4 &cache, const Strides3 &entries, size_t dim) {
+    return cuda::PagedPool{{cache[0], cache[1], cache[2], cache[3]}, {entries[0], entries[1], entries[2]},
+                           static_cast<int64_t>(dim)};
+  };
+  plan->device = {static_cast<int64_t>(tokens), static_cast<int64_t>(heads), static_cast<int64_t>(blocks),
+                  static_cast<int64_t>(block_size), plan->slot_step, pool(plan->k_cache, plan->k, plan->k_dim),
+                  pool(plan->v_cache, plan->v, plan->v_dim)};
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -117,6 +132,11 @@ class PagedCachingDescriptor final : public InfiniopDescriptor {
                                         {k, token_rows * p.k_dim},
                                         {v, token_rows * p.v_dim},
                                         {slot_mapping, p.tokens}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::PagedCaching(*this, p.device, p.element_size, k_cache, v_cache, k, v, slot_mapping, stream);
+    }
+#endif
     std::shared_ptr<const PagedCachingPlan> plan = plan_;
     return Launch(*this, stream, [=] { Run(*plan, k_cache, v_cache, k, v, slot_mapping); });
   }
@@ -139,8 +159,6 @@ __INFINI_C infiniStatus_t infiniopCreatePagedCachingDescriptor(infiniopHandle_t 
                                                                infiniopTensorDescriptor_t slot_mapping_desc) {
   return CreateDescriptor(handle, desc_ptr, {k_cache_desc, v_cache_desc, k_desc, v_desc, slot_mapping_desc},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            // No CUDA path yet: the pools of an NVIDIA handle live in GPU memory.
-                            if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
                             auto plan = std::make_shared<PagedCachingPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePlan(*k_cache_desc, *v_cache_desc, *k_desc, *v_desc,
                                                               *slot_mapping_desc, plan.get()));
