@@ -30,6 +30,7 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kConv:
     case OpKind::kPagedCaching:
     case OpKind::kKVCaching:
+    case OpKind::kSiluAndMul:
     // cuda/rows/: the row-wise operators
     case OpKind::kRMSNorm:
     case OpKind::kLayerNorm:

@@ -1,7 +1,8 @@
 // SiluAndMul: output[..., j] = silu(input[..., j]) · input[..., d + j] over rows of the
 // output's last dim d (the gate is the input's first half, the up projection its second).
 // Contiguous F32 and F16 rows go through the SwiGLU vector kernel (c = a·silu(b), a the up
-// half, b the gate half); the rest computes in double and rounds once.
+// half, b the gate half); the rest computes in double and rounds once. On NVIDIA the
+// elementwise SwiGLU kernel runs over two views of the input (cuda/elementwise.h).
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -11,6 +12,9 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/elementwise.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -19,6 +23,12 @@ struct SiluAndMulPlan {
   infiniDtype_t dtype;
   RowLoop<2> rows;  // operand 0: output, operand 1: input; rows of the output's length d
   size_t input_count = 0;
+#ifdef INFINIOP_WITH_CUDA
+  // SwiGLU's operands: the output, the up half, the gate half (both views of the input);
+  // the up half starts up_offset elements into the input.
+  cuda::StridedOperands<3> device_layout;
+  ptrdiff_t up_offset = 0;
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &input, SiluAndMulPlan *plan) {
@@ -34,6 +44,10 @@ infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &input, S
   plan->dtype = output.dtype;
   plan->rows = MakeRowLoop<2>({&output, &input}, ndim - 1);
   plan->input_count = Numel(input);
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_layout = cuda::MergeOperands<3>(output.shape, {&output.strides, &input.strides, &input.strides});
+  plan->up_offset = static_cast<ptrdiff_t>(output.shape[ndim - 1]) * input.strides[ndim - 1];
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -75,6 +89,13 @@ class SiluAndMulDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(
         CheckData({{output, plan_->rows.rows.numel() * plan_->rows.length}, {input, plan_->input_count}}));
     std::shared_ptr<const SiluAndMulPlan> plan = plan_;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      // Pointer arithmetic only: the data stays on the device.
+      const void *up = static_cast<const char *>(input) + plan->up_offset * static_cast<ptrdiff_t>(DtypeSize(plan->dtype));
+      return cuda::Elementwise(*this, OpKind::kSwiGLU, plan->dtype, plan->device_layout, output, {up, input}, stream);
+    }
+#endif
     return Launch(*this, stream, [plan, output, input] {
       DispatchFloat(plan->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
