@@ -1,8 +1,8 @@
 // The CUDA kernels' index and selection logic, run on the CPU through the very functions
 // the kernels call: RandomSample's bitonic ranking under its launch schedule, the causal
 // bound of CausalSoftmax, the direct Conv's element and tap location, the arrangement of
-// Gemm's operands into one cuBLAS call, checked against cuBLAS's rules, and where
-// PagedCaching and KVCaching write each element.
+// Gemm's operands into one cuBLAS call, checked against cuBLAS's rules, where PagedCaching
+// and KVCaching write each element, and which heads, keys and elements Attention reads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "cuda/attention.h"
 #include "cuda/conv_geometry.h"
 #include "cuda/gemm_layout.h"
 #include "cuda/kv_caching.h"
@@ -372,6 +373,97 @@ TEST(KernelLogic, KVCachingAppendsEachSequenceAtItsPastLengthOnly) {
     }
   }
   EXPECT_EQ(got, want);
+}
+
+
+// ---- Attention's four steps ----
+
+TEST(KernelLogic, AttentionReadsTheGroupsKvHeadAndTheVisibleKeysOnly) {
+  // 4 q heads over 2 kv heads, 3 new tokens after 2 cached ones, d = 3; q heads-major with
+  // padding, out [seq, n_q, d] transposed in its last two dims, caches with spare rows.
+  const int64_t n_q = 4, n_kv = 2, seq = 3, dim = 3, pos = 2, capacity = 7;
+  op::AttentionGeometry g{n_q, n_kv, n_q / n_kv, seq, dim, pos, {}, {}, {}, {}, {}, {}};
+  const int64_t out_s[3] = {n_q * dim, 1, n_q}, q_s[3] = {seq * 4, 4, 1}, kv_s[3] = {seq * dim, dim, 1},
+                cache_s[3] = {capacity * dim, dim, 1};
+  for (int d = 0; d < 3; ++d) {
+    g.out[d] = out_s[d], g.q[d] = q_s[d], g.k[d] = g.v[d] = kv_s[d], g.k_cache[d] = g.v_cache[d] = cache_s[d];
+  }
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> value(-1, 1);
+  const auto filled = [&](size_t n) {
+    std::vector<double> data(n);
+    for (double &x : data) x = value(random);
+    return data;
+  };
+  const std::vector<double> q = filled(n_q * seq * 4), k = filled(n_kv * seq * dim), v = filled(n_kv * seq * dim);
+  std::vector<double> k_cache = filled(n_kv * capacity * dim), v_cache = filled(n_kv * capacity * dim);
+  const std::vector<double> k_cache_before = k_cache, v_cache_before = v_cache;
+
+  // The kernels' steps through the geometry's functions.
+  for (int64_t h = 0; h < n_kv; ++h) {
+    for (int64_t s = 0; s < seq; ++s) {
+      for (int64_t c = 0; c < dim; ++c) {
+        k_cache[static_cast<size_t>(op::At3(g.k_cache, h, pos + s, c))] = k[static_cast<size_t>(op::At3(g.k, h, s, c))];
+        v_cache[static_cast<size_t>(op::At3(g.v_cache, h, pos + s, c))] = v[static_cast<size_t>(op::At3(g.v, h, s, c))];
+      }
+    }
+  }
+  const int64_t length = op::ScoreRowLength(g);
+  std::vector<double> scores(static_cast<size_t>(n_q * seq * length), NAN), got(static_cast<size_t>(seq * n_q * dim), NAN);
+  for (int64_t row = 0; row < n_q * seq; ++row) {
+    const int64_t h = op::HeadOfRow(g, row), token = op::TokenOfRow(g, row), kv = op::KvHeadOf(g, h);
+    const int64_t valid = op::VisibleKeys(g, token);
+    double *p = scores.data() + row * length;
+    double max = -INFINITY, sum = 0;
+    for (int64_t j = 0; j < valid; ++j) {
+      double dot = 0;
+      for (int64_t c = 0; c < dim; ++c) {
+        dot += q[static_cast<size_t>(op::At3(g.q, h, token, c))] * k_cache[static_cast<size_t>(op::At3(g.k_cache, kv, j, c))];
+      }
+      p[j] = dot / std::sqrt(static_cast<double>(dim));
+      max = std::max(max, p[j]);
+    }
+    for (int64_t j = 0; j < valid; ++j) sum += p[j] = std::exp(p[j] - max);
+    for (int64_t c = 0; c < dim; ++c) {
+      double acc = 0;
+      for (int64_t j = 0; j < valid; ++j) acc += p[j] / sum * v_cache[static_cast<size_t>(op::At3(g.v_cache, kv, j, c))];
+      got[static_cast<size_t>(op::At3(g.out, token, h, c))] = acc;
+    }
+  }
+
+  // The definition (ops/attention.cc): rows pos .. pos + seq - 1 of the caches take k and v;
+  // out[i, h, :] = softmax_j(q[h, i] · k_cache[h / group, j] / sqrt(d)) · v_cache[h / group, j]
+  // over j <= pos + i.
+  for (int64_t kv = 0; kv < n_kv; ++kv) {
+    for (int64_t r = 0; r < capacity; ++r) {
+      for (int64_t c = 0; c < dim; ++c) {
+        const size_t at = static_cast<size_t>(kv * capacity * dim + r * dim + c);
+        const bool written = r >= pos && r < pos + seq;
+        const size_t from = static_cast<size_t>(kv * seq * dim + (r - pos) * dim + c);
+        ASSERT_EQ(k_cache[at], written ? k[from] : k_cache_before[at]);
+        ASSERT_EQ(v_cache[at], written ? v[from] : v_cache_before[at]);
+      }
+    }
+  }
+  for (int64_t i = 0; i < seq; ++i) {
+    for (int64_t h = 0; h < n_q; ++h) {
+      const int64_t kv = h / (n_q / n_kv);
+      std::vector<double> w;
+      for (int64_t j = 0; j <= pos + i; ++j) {
+        double dot = 0;
+        for (int64_t c = 0; c < dim; ++c) {
+          dot += q[static_cast<size_t>(h * seq * 4 + i * 4 + c)] * k_cache[static_cast<size_t>(kv * capacity * dim + j * dim + c)];
+        }
+        w.push_back(std::exp(dot / std::sqrt(static_cast<double>(dim))));
+      }
+      const double total = std::accumulate(w.begin(), w.end(), 0.0);
+      for (int64_t c = 0; c < dim; ++c) {
+        double want = 0;
+        for (size_t j = 0; j < w.size(); ++j) want += w[j] / total * v_cache[static_cast<size_t>(kv * capacity * dim + static_cast<int64_t>(j) * dim + c)];
+        ASSERT_NEAR(got[static_cast<size_t>(i * n_q * dim + c * n_q + h)], want, 1e-12) << "token " << i << " head " << h;
+      }
+    }
+  }
 }
 
 }  // namespace

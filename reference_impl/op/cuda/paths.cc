@@ -31,6 +31,7 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kPagedCaching:
     case OpKind::kKVCaching:
     case OpKind::kSiluAndMul:
+    case OpKind::kAttention:
     // cuda/rows/: the row-wise operators
     case OpKind::kRMSNorm:
     case OpKind::kLayerNorm:

@@ -9,7 +9,7 @@
 // (OpenBLAS sgemm) of the block's queries with the keys its last token sees, a max-subtracted
 // softmax over each row's own keys (the rest of the row zeroed), and a second product with the
 // values. F16 and BF16 operands are widened to F32 first; each output is rounded once. Every
-// stride is honoured. CPU only (no CUDA path yet).
+// stride is honoured. On NVIDIA: cuda/attention.h.
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -25,6 +25,9 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/cache_rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/attention.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -40,6 +43,9 @@ struct AttentionPlan {
   size_t n_q = 0, n_kv = 0, group = 0, seq = 0, dim = 0, pos = 0;
   size_t k_capacity = 0, v_capacity = 0;
   Strides3 out{}, q{}, k{}, v{}, k_cache{}, v_cache{};
+#ifdef INFINIOP_WITH_CUDA
+  cuda::AttentionGeometry device;  // the same, for the CUDA path
+#endif
 };
 
 Strides3 StridesOf(const TensorLayout &layout) { return {layout.strides[0], layout.strides[1], layout.strides[2]}; }
@@ -88,6 +94,15 @@ infiniStatus_t MakePlan(const TensorLayout &out, const TensorLayout &q, const Te
   plan->v = StridesOf(v);
   plan->k_cache = StridesOf(k_cache);
   plan->v_cache = StridesOf(v_cache);
+#ifdef INFINIOP_WITH_CUDA
+  cuda::AttentionGeometry &g = plan->device;
+  g = {static_cast<int64_t>(n_q), static_cast<int64_t>(n_kv), static_cast<int64_t>(plan->group),
+       static_cast<int64_t>(seq), static_cast<int64_t>(dim), static_cast<int64_t>(pos), {}, {}, {}, {}, {}, {}};
+  for (int d = 0; d < 3; ++d) {
+    g.out[d] = plan->out[d], g.q[d] = plan->q[d], g.k[d] = plan->k[d], g.v[d] = plan->v[d];
+    g.k_cache[d] = plan->k_cache[d], g.v_cache[d] = plan->v_cache[d];
+  }
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -241,7 +256,12 @@ class AttentionDescriptor final : public InfiniopDescriptor {
   static constexpr OpKind kKind = OpKind::kAttention;
 
   AttentionDescriptor(const InfiniopHandle &handle, std::shared_ptr<const AttentionPlan> plan)
-      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {}
+      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
+#ifdef INFINIOP_WITH_CUDA
+    // The CUDA path keeps its F32 score rows in the workspace.
+    if (device_type == INFINI_DEVICE_NVIDIA) workspace_size = cuda::AttentionWorkspaceBytes(plan_->device);
+#endif
+  }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *out, const void *q, const void *k,
                          const void *v, void *k_cache, void *v_cache, void *stream) const {
@@ -254,6 +274,11 @@ class AttentionDescriptor final : public InfiniopDescriptor {
                                         {v, entries},
                                         {k_cache, p.n_kv * p.k_capacity * p.dim},
                                         {v_cache, p.n_kv * p.v_capacity * p.dim}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::Attention(*this, p.device, p.dtype, out, q, k, v, k_cache, v_cache, workspace, stream);
+    }
+#endif
     std::shared_ptr<const AttentionPlan> plan = plan_;
     return Launch(*this, stream, [=] { Run(*plan, out, q, k, v, k_cache, v_cache); });
   }
@@ -277,8 +302,6 @@ __INFINI_C infiniStatus_t infiniopCreateAttentionDescriptor(infiniopHandle_t han
                                                             infiniopTensorDescriptor_t v_cache_desc, size_t pos) {
   return CreateDescriptor(handle, desc_ptr, {out_desc, q_desc, k_desc, v_desc, k_cache_desc, v_cache_desc},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            // No CUDA path yet: the tensors of an NVIDIA handle live in GPU memory.
-                            if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
                             auto plan = std::make_shared<AttentionPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePlan(*out_desc, *q_desc, *k_desc, *v_desc, *k_cache_desc,
                                                               *v_cache_desc, pos, plan.get()));
