@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -149,9 +150,10 @@ infiniStatus_t JoinOverMpi(int maker, uint64_t key, int nranks, int rank, int de
   }
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const int tag = HelloTag(key);
-  const Hello hello{key, HostKey(), rank, nranks, me, device};
+  // On the heap: a hello the maker never takes stays MPI's to send after a timeout.
+  auto hello = std::make_unique<Hello>(Hello{key, HostKey(), rank, nranks, me, device});
   MPI_Request hello_sent;
-  MPI_Isend(&hello, sizeof hello, MPI_BYTE, maker, tag, MPI_COMM_WORLD, &hello_sent);
+  MPI_Isend(hello.get(), sizeof(Hello), MPI_BYTE, maker, tag, MPI_COMM_WORLD, &hello_sent);
   if (me == maker) {
     bool collects = false;
     {
@@ -167,6 +169,7 @@ infiniStatus_t JoinOverMpi(int maker, uint64_t key, int nranks, int rank, int de
   MPI_Status status;
   if (!PollFor(maker, tag + 1, deadline, &status)) {
     MPI_Request_free(&hello_sent);
+    hello.release();  // MPI may still read it: left allocated (a few bytes, on a failed init only)
     return INFINI_STATUS_INTERNAL_ERROR;
   }
   int bytes = 0;
