@@ -32,6 +32,8 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kKVCaching:
     case OpKind::kSiluAndMul:
     case OpKind::kAttention:
+    case OpKind::kPagedAttention:
+    case OpKind::kPagedAttentionPrefill:
     // cuda/rows/: the row-wise operators
     case OpKind::kRMSNorm:
     case OpKind::kLayerNorm:

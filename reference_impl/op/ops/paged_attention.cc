@@ -6,7 +6,8 @@
 //
 // One work item per (sequence, kv head): its group of query heads shares each key and value
 // row, which is read from the pool once and converted to F32 once for all of them. Only the
-// L live rows are read. A sequence whose length or blocks do not fit gets NaN. CPU only.
+// L live rows are read. A sequence whose length or blocks do not fit gets NaN. On NVIDIA:
+// cuda/paged_attention.h.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -117,6 +118,12 @@ class PagedAttentionDescriptor final : public InfiniopDescriptor {
     // Without ALiBi in the descriptor the pointer is not looked at (OP-PAGEDATTENTION-5).
     if (p.has_alibi) INFINIOP_RETURN_IF_ERROR(CheckData({{alibi_slopes, p.heads}}));
     const float *alibi = p.has_alibi ? static_cast<const float *>(alibi_slopes) : nullptr;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::PagedAttention(*this, DeviceGeometry(p, false), p.dtype, out, q, k_cache, v_cache, block_tables,
+                                  seq_lens, nullptr, alibi, stream);
+    }
+#endif
     std::shared_ptr<const PagedAttentionPlan> plan = plan_;
     return Launch(*this, stream, [=] {
       const std::vector<int64_t> lengths = ReadIndices(plan->index_dtype, seq_lens, plan->num_seqs, plan->lens_step);
@@ -148,8 +155,6 @@ __INFINI_C infiniStatus_t infiniopCreatePagedAttentionDescriptor(
   return CreateDescriptor(handle, desc_ptr,
                           {out_desc, q_desc, k_cache_desc, v_cache_desc, block_tables_desc, seq_lens_desc},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            // No CUDA path yet: the pools of an NVIDIA handle live in GPU memory.
-                            if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
                             auto plan = std::make_shared<PagedAttentionPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePagedAttentionPlan(
                                 *out_desc, *q_desc, *k_cache_desc, *v_cache_desc, *block_tables_desc, *seq_lens_desc,

@@ -12,7 +12,8 @@
 // by the row's sum when stored. F32 throughout, one rounding when out is stored. The BLAS
 // calls come from this thread (OpenBLAS threads them itself); gathers, softmax rows and
 // stores are split over the pool. A sequence whose counts, length or blocks do not fit gets
-// NaN in its rows. CPU only.
+// NaN in its rows. On NVIDIA:
+// cuda/paged_attention.h.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -160,6 +161,12 @@ class PagedAttentionPrefillDescriptor final : public InfiniopDescriptor {
     // Without ALiBi in the descriptor the pointer is not looked at (OP-PAGEDATTENTIONPREFILL-5).
     if (p.has_alibi) INFINIOP_RETURN_IF_ERROR(CheckData({{alibi_slopes, p.heads}}));
     const float *alibi = p.has_alibi ? static_cast<const float *>(alibi_slopes) : nullptr;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::PagedAttention(*this, DeviceGeometry(p, true), p.dtype, out, q, k_cache, v_cache, block_tables,
+                                  seq_lens, cum_seq_lens_q, alibi, stream);
+    }
+#endif
     std::shared_ptr<const PagedAttentionPlan> plan = plan_;
     return Launch(*this, stream, [=] {
       const std::vector<int64_t> lengths = ReadIndices(plan->index_dtype, seq_lens, plan->num_seqs, plan->lens_step);
@@ -194,8 +201,6 @@ __INFINI_C infiniStatus_t infiniopCreatePagedAttentionPrefillDescriptor(
       handle, desc_ptr,
       {out_desc, q_desc, k_cache_desc, v_cache_desc, block_tables_desc, seq_lens_desc, cum_seq_lens_q_desc},
       [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-        // No CUDA path yet: the pools of an NVIDIA handle live in GPU memory.
-        if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
         auto plan = std::make_shared<PagedAttentionPlan>();
         INFINIOP_RETURN_IF_ERROR(MakePagedAttentionPlan(*out_desc, *q_desc, *k_cache_desc, *v_cache_desc,
                                                         *block_tables_desc, *seq_lens_desc, cum_seq_lens_q_desc,

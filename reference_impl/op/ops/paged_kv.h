@@ -22,6 +22,9 @@
 #include "core/simd.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/paged_attention.h"
+#endif
 
 namespace infinicts::ref::op {
 
@@ -106,6 +109,29 @@ inline infiniStatus_t MakePagedAttentionPlan(const TensorLayout &out, const Tens
   plan->scale = scale;
   return INFINI_STATUS_SUCCESS;
 }
+
+#ifdef INFINIOP_WITH_CUDA
+// The plan as the CUDA kernel takes it; `prefill`: rows packed by cum_seq_lens_q.
+inline cuda::PagedAttentionGeometry DeviceGeometry(const PagedAttentionPlan &p, bool prefill) {
+  cuda::PagedAttentionGeometry g{};
+  auto i64 = [](size_t n) { return static_cast<int64_t>(n); };
+  g.rows = i64(p.rows), g.num_seqs = i64(p.num_seqs), g.heads = i64(p.heads), g.kv_heads = i64(p.kv_heads);
+  g.head_size = i64(p.head_size), g.value_size = i64(p.value_size);
+  g.num_blocks = i64(p.num_blocks), g.block_size = i64(p.block_size), g.max_blocks = i64(p.max_blocks);
+  g.q_row = p.q_row, g.q_head = p.q_head, g.out_row = p.out_row, g.out_head = p.out_head;
+  g.k_block = p.k_block, g.k_head = p.k_head, g.k_slot = p.k_slot;
+  g.v_block = p.v_block, g.v_head = p.v_head, g.v_slot = p.v_slot;
+  g.table_row = p.table_row, g.table_column = p.table_column, g.lens_step = p.lens_step, g.cum_step = p.cum_step;
+  g.alibi_step = p.alibi_step;
+  g.index = p.index_dtype == INFINI_DTYPE_I32   ? cuda::PagedIndex::kI32
+            : p.index_dtype == INFINI_DTYPE_U32 ? cuda::PagedIndex::kU32
+                                                : cuda::PagedIndex::kI64;
+  g.prefill = prefill ? 1 : 0;
+  g.has_alibi = p.has_alibi ? 1 : 0;
+  g.scale = p.scale;
+  return g;
+}
+#endif
 
 // `count` values of an index tensor (I32, I64 or U32) `step` elements apart, as int64.
 inline std::vector<int64_t> ReadIndices(infiniDtype_t dtype, const void *base, size_t count, ptrdiff_t step) {
