@@ -10,6 +10,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/elementwise_ops.h"
@@ -102,6 +103,55 @@ void CheckEveryUnary() {
     return x > 0 ? scale * x : scale * alpha * std::expm1(x);
   }, 2);
   ExpectUnary<C>("Softsign", op::SoftsignOp{}, [](Real x) { return std::isinf(x) ? std::copysign(Real(1), x) : x / (1 + std::fabs(x)); }, 2);
+}
+
+// HardTanh and Softplus under several create-time attributes (bounds crossing nothing,
+// equal bounds, a negative beta, thresholds below zero and past e^x's range).
+template <class C>
+void CheckAttributedUnary() {
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  for (const auto &[low, high] : {std::pair{-1.0f, 1.0f}, std::pair{-0.5f, 6.0f}, std::pair{2.0f, 2.0f},
+                                 std::pair{-3.0f, -2.5f}}) {
+    ExpectUnary<C>("HardTanh", op::HardTanhOp{low, high}, [&](Real x) {
+      return std::isnan(x) ? nan : std::min<Real>(std::max<Real>(x, low), high);
+    }, 0);
+  }
+  for (const auto &[beta, threshold] : {std::pair{1.0f, 20.0f}, std::pair{2.0f, 5.0f}, std::pair{-1.5f, 20.0f},
+                                       std::pair{0.5f, -2.0f}, std::pair{1.0f, 1e30f}}) {
+    ExpectUnary<C>("Softplus", op::SoftplusOp{beta, threshold}, [&](Real x) {
+      // The branch on beta·x as the compute type rounds it; the rest exact.
+      const C bx = static_cast<C>(beta) * static_cast<C>(x);
+      if (bx > static_cast<C>(threshold)) return x;
+      if (std::isnan(bx)) return nan;
+      // ln(1 + e^bx) = max(bx, 0) + ln(1 + e^-|bx|) in long double (e^bx alone overflows).
+      const Real wide = static_cast<Real>(bx);
+      return (std::max<Real>(wide, 0) + std::log1p(std::exp(-std::fabs(wide)))) / beta;
+    }, 4);
+  }
+}
+
+TEST(ElementwiseOps, AttributedUnaryFunctorsMatchTheirDefinitions) {
+  CheckAttributedUnary<float>();
+  CheckAttributedUnary<double>();
+}
+
+TEST(ElementwiseOps, IntegersWrapAroundAndOnesZerosIgnoreTheirInput) {
+  const int32_t i32_max = std::numeric_limits<int32_t>::max(), i32_min = std::numeric_limits<int32_t>::min();
+  EXPECT_EQ(op::AddOp{}(i32_max, int32_t{1}), i32_min);
+  EXPECT_EQ(op::SubOp{}(i32_min, int32_t{1}), i32_max);
+  EXPECT_EQ(op::MulOp{}(int32_t{65536}, int32_t{65537}), 65536);
+  EXPECT_EQ(op::AddOp{}(int32_t{-7}, int32_t{3}), -4);
+  const int64_t i64_max = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(op::AddOp{}(i64_max, int64_t{2}), std::numeric_limits<int64_t>::min() + 1);
+  EXPECT_EQ(op::MulOp{}(int64_t{-3}, int64_t{5}), -15);
+  EXPECT_EQ(op::MulOp{}(int64_t{1} << 62, int64_t{4}), 0);
+  for (float x : Samples<float>()) {
+    EXPECT_EQ(op::OnesOp{}(x), 1.0f);
+    EXPECT_EQ(op::ZerosOp{}(x), 0.0f);
+    EXPECT_FALSE(std::signbit(op::ZerosOp{}(x)));
+  }
+  EXPECT_EQ(op::OnesOp{}(int64_t{-9}), 1);
+  EXPECT_EQ(op::ZerosOp{}(int32_t{5}), 0);
 }
 
 TEST(ElementwiseOps, UnaryFunctorsMatchTheirDefinitionsInFloat) { CheckEveryUnary<float>(); }

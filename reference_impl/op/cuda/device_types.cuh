@@ -4,6 +4,8 @@
 #ifndef INFINICTS_REF_OP_CUDA_DEVICE_TYPES_CUH
 #define INFINICTS_REF_OP_CUDA_DEVICE_TYPES_CUH
 
+#include <cstdint>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -13,18 +15,21 @@ namespace infinicts::ref::op::cuda {
 
 template <class T>
 struct DeviceNum;
-template <>
-struct DeviceNum<float> {
-  using Compute = float;
-  static __device__ float Load(float v) { return v; }
-  static __device__ float Store(float c) { return c; }
+// F32, F64, I32 and I64 compute in themselves.
+template <class T>
+struct StoredAsComputedOnDevice {
+  using Compute = T;
+  static __device__ T Load(T v) { return v; }
+  static __device__ T Store(T c) { return c; }
 };
 template <>
-struct DeviceNum<double> {
-  using Compute = double;
-  static __device__ double Load(double v) { return v; }
-  static __device__ double Store(double c) { return c; }
-};
+struct DeviceNum<float> : StoredAsComputedOnDevice<float> {};
+template <>
+struct DeviceNum<double> : StoredAsComputedOnDevice<double> {};
+template <>
+struct DeviceNum<int32_t> : StoredAsComputedOnDevice<int32_t> {};
+template <>
+struct DeviceNum<int64_t> : StoredAsComputedOnDevice<int64_t> {};
 template <>
 struct DeviceNum<__half> {
   using Compute = float;
@@ -55,6 +60,16 @@ bool DispatchDeviceFloat(infiniDtype_t dtype, Fn &&fn) {
     case INFINI_DTYPE_BF16: fn(DeviceTypeTag<__nv_bfloat16>{}); return true;
     case INFINI_DTYPE_F32: fn(DeviceTypeTag<float>{}); return true;
     case INFINI_DTYPE_F64: fn(DeviceTypeTag<double>{}); return true;
+    default: return false;
+  }
+}
+
+// The same for I32 and I64.
+template <class Fn>
+bool DispatchDeviceInteger(infiniDtype_t dtype, Fn &&fn) {
+  switch (dtype) {
+    case INFINI_DTYPE_I32: fn(DeviceTypeTag<int32_t>{}); return true;
+    case INFINI_DTYPE_I64: fn(DeviceTypeTag<int64_t>{}); return true;
     default: return false;
   }
 }

@@ -3,6 +3,7 @@
 // strided path (any layout, broadcast through stride 0). The functors are in
 // elementwise_ops.h.
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "cuda/device_types.cuh"
@@ -40,9 +41,8 @@ __device__ T ApplyScalar(const F &f, const T (&x)[sizeof...(K)], std::index_sequ
 }
 
 template <class T, class F, size_t NumIn, size_t... K>
-__global__ void ContiguousKernel(Pointers<T, NumIn> p, uint64_t numel, std::index_sequence<K...> order) {
+__global__ void ContiguousKernel(F f, Pointers<T, NumIn> p, uint64_t numel, std::index_sequence<K...> order) {
   constexpr unsigned kCount = Pack<T>::kCount;
-  const F f;
   const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   const uint64_t packs = numel / kCount;
@@ -65,9 +65,8 @@ __global__ void ContiguousKernel(Pointers<T, NumIn> p, uint64_t numel, std::inde
 }
 
 template <class T, class F, size_t NumIn, size_t... K>
-__global__ void StridedKernel(const __grid_constant__ StridedOperands<NumIn + 1> layout, Pointers<T, NumIn> p,
+__global__ void StridedKernel(const __grid_constant__ StridedOperands<NumIn + 1> layout, F f, Pointers<T, NumIn> p,
                               std::index_sequence<K...> order) {
-  const F f;
   const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   for (uint64_t i = first; i < layout.numel; i += step) {
@@ -84,10 +83,16 @@ __global__ void StridedKernel(const __grid_constant__ StridedOperands<NumIn + 1>
   }
 }
 
+// Whether F also takes I32 and I64 (static constexpr bool kIntegers = true).
+template <class F, class = void>
+struct TakesIntegers : std::false_type {};
+template <class F>
+struct TakesIntegers<F, std::void_t<decltype(F::kIntegers)>> : std::bool_constant<F::kIntegers> {};
+
 bool Aligned16(const void *pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
 
 template <class T, class F, size_t NumIn>
-void LaunchTyped(cudaStream_t stream, const StridedOperands<NumIn + 1> &layout, void *out,
+void LaunchTyped(cudaStream_t stream, const F &f, const StridedOperands<NumIn + 1> &layout, void *out,
                  const std::array<const void *, NumIn> &in) {
   Pointers<T, NumIn> p;
   p.out = static_cast<T *>(out);
@@ -99,22 +104,24 @@ void LaunchTyped(cudaStream_t stream, const StridedOperands<NumIn + 1> &layout, 
   const auto order = std::make_index_sequence<NumIn>{};
   if (layout.AllContiguous() && aligned) {
     const uint64_t threads_needed = layout.numel / Pack<T>::kCount + Pack<T>::kCount;
-    ContiguousKernel<T, F, NumIn><<<BlocksFor(threads_needed), kThreads, 0, stream>>>(p, layout.numel, order);
+    ContiguousKernel<T, F, NumIn><<<BlocksFor(threads_needed), kThreads, 0, stream>>>(f, p, layout.numel, order);
   } else {
     static_assert(FitsKernelParameters<StridedParameters<T, NumIn>>(), "the strided kernel's parameters must fit in 4 KB");
-    StridedKernel<T, F, NumIn><<<BlocksFor(layout.numel), kThreads, 0, stream>>>(layout, p, order);
+    StridedKernel<T, F, NumIn><<<BlocksFor(layout.numel), kThreads, 0, stream>>>(layout, f, p, order);
   }
 }
 
 template <class F, size_t NumIn>
 infiniStatus_t Run(const InfiniopDescriptor &desc, infiniDtype_t dtype, const StridedOperands<NumIn + 1> &layout,
-                   void *out, const std::array<const void *, NumIn> &in, void *stream) {
+                   void *out, const std::array<const void *, NumIn> &in, void *stream, const F &f = F{}) {
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
   if (layout.numel == 0) return INFINI_STATUS_SUCCESS;
-  const bool known = DispatchDeviceFloat(dtype, [&](auto tag) {
-    LaunchTyped<typename decltype(tag)::type, F, NumIn>(scope.stream(), layout, out, in);
-  });
+  const auto launch = [&](auto tag) {
+    LaunchTyped<typename decltype(tag)::type, F, NumIn>(scope.stream(), f, layout, out, in);
+  };
+  bool known = DispatchDeviceFloat(dtype, launch);
+  if constexpr (TakesIntegers<F>::value) known = known || DispatchDeviceInteger(dtype, launch);
   if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }
@@ -141,6 +148,20 @@ infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDt
     case OpKind::kQuickGelu: return Run<QuickGeluOp, 1>(desc, dtype, layout, out, in, stream);
     case OpKind::kSelu: return Run<SeluOp, 1>(desc, dtype, layout, out, in, stream);
     case OpKind::kSoftsign: return Run<SoftsignOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kOnes: return Run<OnesOp, 1>(desc, dtype, layout, out, in, stream);
+    case OpKind::kZeros: return Run<ZerosOp, 1>(desc, dtype, layout, out, in, stream);
+    default: return INFINI_STATUS_BAD_PARAM;
+  }
+}
+
+infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
+                           const StridedOperands<2> &layout, void *out, const std::array<const void *, 1> &in,
+                           const UnaryAttributes &attributes, void *stream) {
+  switch (kind) {
+    case OpKind::kHardTanh:
+      return Run<HardTanhOp, 1>(desc, dtype, layout, out, in, stream, HardTanhOp{attributes.first, attributes.second});
+    case OpKind::kSoftplus:
+      return Run<SoftplusOp, 1>(desc, dtype, layout, out, in, stream, SoftplusOp{attributes.first, attributes.second});
     default: return INFINI_STATUS_BAD_PARAM;
   }
 }

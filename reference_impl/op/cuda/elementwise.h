@@ -16,6 +16,14 @@ namespace infinicts::ref::op::cuda {
 infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
                            const StridedOperands<2> &layout, void *out, const std::array<const void *, 1> &in,
                            void *stream);
+// The unary operators whose create calls carry two attributes: HardTanh (min_val, max_val)
+// and Softplus (beta, threshold).
+struct UnaryAttributes {
+  float first = 0.0f, second = 0.0f;
+};
+infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
+                           const StridedOperands<2> &layout, void *out, const std::array<const void *, 1> &in,
+                           const UnaryAttributes &attributes, void *stream);
 infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
                            const StridedOperands<3> &layout, void *out, const std::array<const void *, 2> &in,
                            void *stream);

@@ -7,6 +7,8 @@
 
 #include <math.h>  // the float and double overloads in the global namespace, as CUDA has them
 
+#include <type_traits>
+
 #if defined(__CUDACC__)
 #define INFINICTS_ELEMENTWISE_HOST_DEVICE __host__ __device__
 #else
@@ -19,17 +21,49 @@ namespace infinicts::ref::op::cuda {
 INFINICTS_ELEMENTWISE_HOST_DEVICE inline float ComputeExp(float x) { return expf(x); }
 INFINICTS_ELEMENTWISE_HOST_DEVICE inline double ComputeExp(double x) { return exp(x); }
 
+// I32 and I64 wrap around in two's complement, as on the CPU (never a signed overflow).
+template <class C>
+INFINICTS_ELEMENTWISE_HOST_DEVICE C WrapAround(C a, C b, char op) {
+  using U = std::make_unsigned_t<C>;
+  const U x = static_cast<U>(a), y = static_cast<U>(b);
+  return static_cast<C>(op == '+' ? static_cast<U>(x + y) : op == '-' ? static_cast<U>(x - y) : static_cast<U>(x * y));
+}
+
+// kIntegers: the operator also takes I32 and I64 (elementwise.cu dispatches them).
 struct AddOp {
+  static constexpr bool kIntegers = true;
   template <class C>
-  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const { return a + b; }
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>) return WrapAround(a, b, '+');
+    else return a + b;
+  }
 };
 struct SubOp {
+  static constexpr bool kIntegers = true;
   template <class C>
-  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const { return a - b; }
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>) return WrapAround(a, b, '-');
+    else return a - b;
+  }
 };
 struct MulOp {
+  static constexpr bool kIntegers = true;
   template <class C>
-  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const { return a * b; }
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>) return WrapAround(a, b, '*');
+    else return a * b;
+  }
+};
+// Ones and Zeros: x gives only the shape (the kernels still load it; its value is unused).
+struct OnesOp {
+  static constexpr bool kIntegers = true;
+  template <class C>
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C) const { return C(1); }
+};
+struct ZerosOp {
+  static constexpr bool kIntegers = true;
+  template <class C>
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C) const { return C(0); }
 };
 // c = a * silu(b): a is the up projection, b the gate.
 struct SwiGLUOp {
@@ -137,6 +171,30 @@ struct SoftsignOp {
     const C magnitude = fabs(x);
     if (isinf(magnitude)) return copysign(C(1), x);
     return x / (C(1) + magnitude);
+  }
+};
+// The two attributes' operators. HardTanh: min(max(x, min_val), max_val), NaN stays NaN.
+struct HardTanhOp {
+  float min_val = -1.0f, max_val = 1.0f;
+  template <class C>
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C x) const {
+    if (isnan(x)) return x;
+    const C low = static_cast<C>(min_val), high = static_cast<C>(max_val);
+    return x < low ? low : (x > high ? high : x);
+  }
+};
+// Softplus: x where beta·x > threshold, else ln(1 + e^(beta·x)) / beta, as max(bx, 0) +
+// ln(1 + e^-|bx|) so that it never overflows.
+struct SoftplusOp {
+  float beta = 1.0f, threshold = 20.0f;
+  template <class C>
+  INFINICTS_ELEMENTWISE_HOST_DEVICE C operator()(C x) const {
+    const C b = static_cast<C>(beta);
+    const C bx = b * x;
+    if (bx > static_cast<C>(threshold)) return x;
+    if (isnan(bx)) return bx;
+    const C positive = bx > C(0) ? bx : C(0);
+    return (positive + log1p(ComputeExp(-fabs(bx)))) / b;
   }
 };
 // min(x, high) then max(., low): low wins where the bounds cross; a NaN x stays NaN, a

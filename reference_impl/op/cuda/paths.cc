@@ -26,6 +26,10 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kQuickGelu:
     case OpKind::kSelu:
     case OpKind::kSoftsign:
+    case OpKind::kHardTanh:
+    case OpKind::kSoftplus:
+    case OpKind::kOnes:
+    case OpKind::kZeros:
     case OpKind::kRearrange:
     case OpKind::kConv:
     case OpKind::kPagedCaching:

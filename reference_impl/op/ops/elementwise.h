@@ -64,12 +64,14 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
   return INFINI_STATUS_SUCCESS;
 }
 
-// Whether F runs on the CPU only (no CUDA kernel yet): static constexpr bool kCpuOnly = true.
-// Its create call answers NOT_IMPLEMENTED on an NVIDIA handle.
+#ifdef INFINIOP_WITH_CUDA
+// Whether F carries create-time attributes to the CUDA kernel: cuda::UnaryAttributes
+// DeviceAttributes() const.
 template <class F, class = void>
-struct CpuOnly : std::false_type {};
+struct HasDeviceAttributes : std::false_type {};
 template <class F>
-struct CpuOnly<F, std::void_t<decltype(F::kCpuOnly)>> : std::bool_constant<F::kCpuOnly> {};
+struct HasDeviceAttributes<F, std::void_t<decltype(std::declval<const F &>().DeviceAttributes())>> : std::true_type {};
+#endif
 
 // Whether F names its one-pass vector kernel: static constexpr simd::MapOp kVectorOp.
 template <class F, class = void>
@@ -145,10 +147,8 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
   static infiniStatus_t Create(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr, const TensorLayout *out,
                                const std::array<const TensorLayout *, NumIn> &in, F f = F{}) {
     auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-      if (CpuOnly<F>::value && h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
       auto plan = std::make_shared<ElementwisePlan<NumIn>>();
-      // The CUDA kernels are for the floating dtypes only.
-      const bool integers = TakesIntegers<F>::value && h.device_type == INFINI_DEVICE_CPU;
+      const bool integers = TakesIntegers<F>::value;
       INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, plan.get()));
       made->reset(new ElementwiseDescriptor(h, std::move(plan), f));
       return INFINI_STATUS_SUCCESS;
@@ -171,7 +171,12 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     std::shared_ptr<const ElementwisePlan<NumIn>> plan = self->plan_;
 #ifdef INFINIOP_WITH_CUDA
     if (self->device_type == INFINI_DEVICE_NVIDIA) {
-      return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, stream);
+      if constexpr (HasDeviceAttributes<F>::value) {
+        return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, self->f_.DeviceAttributes(),
+                                 stream);
+      } else {
+        return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, stream);
+      }
     }
 #endif
     return Launch(*self, stream, [plan, out, in, f = self->f_] {

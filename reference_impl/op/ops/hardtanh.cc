@@ -17,7 +17,9 @@ struct HardTanhFn {
     const C low = static_cast<C>(min_val), high = static_cast<C>(max_val);
     return x < low ? low : (x > high ? high : x);
   }
-  static constexpr bool kCpuOnly = true;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::UnaryAttributes DeviceAttributes() const { return {min_val, max_val}; }
+#endif
 };
 
 using HardTanhDescriptor = ElementwiseDescriptor<OpKind::kHardTanh, 1, HardTanhFn>;

@@ -13,7 +13,6 @@ struct OnesFn {
     (void)x;
     return C(1);
   }
-  static constexpr bool kCpuOnly = true;
   static constexpr bool kIntegers = true;
 };
 

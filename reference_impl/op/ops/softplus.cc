@@ -22,7 +22,9 @@ struct SoftplusFn {
     const C positive = bx > C(0) ? bx : C(0);
     return (positive + std::log1p(std::exp(-std::fabs(bx)))) / b;
   }
-  static constexpr bool kCpuOnly = true;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::UnaryAttributes DeviceAttributes() const { return {beta, threshold}; }
+#endif
 };
 
 using SoftplusDescriptor = ElementwiseDescriptor<OpKind::kSoftplus, 1, SoftplusFn>;

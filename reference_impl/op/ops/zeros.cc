@@ -13,7 +13,6 @@ struct ZerosFn {
     (void)x;
     return C(0);
   }
-  static constexpr bool kCpuOnly = true;
   static constexpr bool kIntegers = true;
 };
 
