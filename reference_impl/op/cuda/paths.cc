@@ -36,10 +36,12 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kKVCaching:
     case OpKind::kSiluAndMul:
     case OpKind::kAttention:
+    case OpKind::kSelectLastTokenHidden:
     case OpKind::kPagedAttention:
     case OpKind::kPagedAttentionPrefill:
     // cuda/rows/: the row-wise operators
     case OpKind::kRMSNorm:
+    case OpKind::kAddRMSNorm:  // Add, then RMSNorm's row kernel
     case OpKind::kLayerNorm:
     case OpKind::kSoftmax:
     case OpKind::kLogSoftmax:

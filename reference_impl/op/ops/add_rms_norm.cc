@@ -2,7 +2,10 @@
 // + epsilon) over the last dim, in one pass over each row: the sum is stored, its squares
 // accumulate in double, and the stored row is scaled. weight may be F32 (or the other half
 // type) when the data is F16/BF16. Contiguous F32 and F16 rows scale through the vector
-// kernel RMSNorm uses.
+// kernel RMSNorm uses. On NVIDIA it composes the CUDA paths: the elementwise Add into
+// residual_out, then RMSNorm's row kernel over residual_out (its squares from the stored
+// sum, where the CPU squares the sum before it is rounded: the same up to the rounding of
+// residual_out).
 #include <cmath>
 #include <memory>
 #include <type_traits>
@@ -13,6 +16,11 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/rows.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/elementwise.h"
+#include "cuda/rows/rows_args.h"
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -22,6 +30,10 @@ struct AddRMSNormPlan {
   RowLoop<4> rows;  // operands: y, residual_out, a, b
   ptrdiff_t weight_step;
   double epsilon;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::StridedOperands<3> add_layout;  // residual_out = a + b
+  cuda_rows::RMSNormArgs norm_args;     // y = RMSNorm(residual_out, weight)
+#endif
 };
 
 bool WeightDtypeFits(infiniDtype_t data, infiniDtype_t weight) {
@@ -47,6 +59,10 @@ infiniStatus_t MakePlan(const TensorLayout &y, const TensorLayout &residual_out,
   plan->rows = MakeRowLoop<4>({&y, &residual_out, &a, &b}, y.ndim() - 1);
   plan->weight_step = w.strides[0];
   plan->epsilon = epsilon;
+#ifdef INFINIOP_WITH_CUDA
+  plan->add_layout = cuda::MergeOperands<3>(y.shape, {&residual_out.strides, &a.strides, &b.strides});
+  plan->norm_args = cuda_rows::RMSNormArgsFor(y, residual_out, w, epsilon);
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -116,6 +132,13 @@ class AddRMSNormDescriptor final : public InfiniopDescriptor {
     const size_t count = plan_->rows.rows.numel() * plan_->rows.length;
     INFINIOP_RETURN_IF_ERROR(
         CheckData({{y, count}, {residual_out, count}, {a, count}, {b, count}, {w, plan_->rows.length}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      INFINIOP_RETURN_IF_ERROR(
+          cuda::Elementwise(*this, OpKind::kAdd, plan_->dtype, plan_->add_layout, residual_out, {a, b}, stream));
+      return cuda_rows::RMSNorm(*this, plan_->norm_args, y, residual_out, w, stream);
+    }
+#endif
     std::shared_ptr<const AddRMSNormPlan> plan = plan_;
     return Launch(*this, stream, [plan, y, residual_out, a, b, w] { Run(*plan, y, residual_out, a, b, w); });
   }

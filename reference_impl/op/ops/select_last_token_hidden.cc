@@ -2,7 +2,8 @@
 // state of its last token, hidden_states' token t = input_offsets[r + 1] − 1 (tokens counted
 // over batch · seq). Rows are copied whole (memcpy) when the hidden dim is contiguous in
 // both tensors, else element by element; requests spread over the pool. An offset outside
-// the tokens (a caller's broken promise) leaves that output row untouched.
+// the tokens (a caller's broken promise) leaves that output row untouched. On NVIDIA:
+// cuda/select_last_token_hidden.h.
 #include <cstring>
 #include <memory>
 
@@ -10,6 +11,9 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "infiniop.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/select_last_token_hidden.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -21,6 +25,9 @@ struct SelectLastTokenHiddenPlan {
   ptrdiff_t out_request_step = 0, out_hidden_step = 0;          // output [1, requests, hidden]
   ptrdiff_t in_batch_step = 0, in_seq_step = 0, in_hidden_step = 0;  // hidden_states [batch, seq, hidden]
   ptrdiff_t offsets_step = 1;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::SelectLastTokenGeometry device;  // the same, for the CUDA path
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &hidden, const TensorLayout &offsets,
@@ -46,6 +53,14 @@ infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &hidden, 
   plan->in_seq_step = hidden.strides[1];
   plan->in_hidden_step = hidden.strides[2];
   plan->offsets_step = offsets.strides[0];
+#ifdef INFINIOP_WITH_CUDA
+  cuda::SelectLastTokenGeometry &g = plan->device;
+  g.requests = static_cast<int64_t>(plan->requests), g.seq = static_cast<int64_t>(plan->seq);
+  g.tokens = static_cast<int64_t>(plan->tokens), g.hidden = static_cast<int64_t>(plan->hidden);
+  g.out_request = plan->out_request_step, g.out_hidden = plan->out_hidden_step;
+  g.in_batch = plan->in_batch_step, g.in_seq = plan->in_seq_step, g.in_hidden = plan->in_hidden_step;
+  g.offsets_step = plan->offsets_step, g.offsets_64 = offsets.dtype == INFINI_DTYPE_I64 ? 1 : 0;
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -87,6 +102,12 @@ class SelectLastTokenHiddenDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckData({{output, plan_->requests * plan_->hidden},
                                         {hidden_states, plan_->tokens * plan_->hidden},
                                         {offsets, plan_->requests + 1}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::SelectLastTokenHidden(*this, plan_->device, plan_->element_bytes, output, hidden_states, offsets,
+                                         stream);
+    }
+#endif
     std::shared_ptr<const SelectLastTokenHiddenPlan> plan = plan_;
     return Launch(*this, stream, [plan, output, hidden_states, offsets] {
       if (plan->offsets_dtype == INFINI_DTYPE_I32) {
