@@ -36,6 +36,7 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kKVCaching:
     case OpKind::kSiluAndMul:
     case OpKind::kAttention:
+    case OpKind::kMRoPE:
     case OpKind::kSelectLastTokenHidden:
     case OpKind::kPagedAttention:
     case OpKind::kPagedAttentionPrefill:

@@ -8,13 +8,14 @@
 //   y[i] = x[i]·c − x[i + half]·s,   y[i + half] = x[i + half]·c + x[i]·s,
 // and y[j] = x[j] for rotary_dim <= j < head_size. A token with a position outside
 // [0, table_len) in any row is left unwritten. Every stride is honoured; y may be x (in place).
-// Threads over tokens, each token's angles read once for all its heads. CPU only (no CUDA path
-// yet).
+// Threads over tokens, each token's angles read once for all its heads. On NVIDIA:
+// cuda/mrope.h.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/api.h"
@@ -22,6 +23,9 @@
 #include "core/parallel.h"
 #include "core/simd.h"
 #include "infiniop.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/mrope.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -35,6 +39,9 @@ struct MRoPEPlan {
   Strides2 q_out{}, k_out{}, q{}, k{}, cos{}, sin{};
   bool per_axis = false;                       // positions [3, tokens]
   ptrdiff_t pos_axis_step = 0, pos_token_step = 0;
+#ifdef INFINIOP_WITH_CUDA
+  cuda::MRoPEGeometry device{};  // the same, for the CUDA path
+#endif
 };
 
 Strides2 StridesOf(const TensorLayout &t) { return {t.strides[0], t.strides[1]}; }
@@ -89,6 +96,24 @@ infiniStatus_t MakePlan(const TensorLayout &q_out, const TensorLayout &k_out, co
   plan->pos_token_step = positions.strides[positions.ndim() - 1];
   return INFINI_STATUS_SUCCESS;
 }
+
+#ifdef INFINIOP_WITH_CUDA
+cuda::MRoPEGeometry DeviceGeometry(const MRoPEPlan &p, const TensorLayout &positions, int section_t, int section_h,
+                                   int section_w, bool interleaved) {
+  cuda::MRoPEGeometry g{};
+  g.tokens = static_cast<int64_t>(p.tokens), g.q_heads = static_cast<int64_t>(p.q_heads);
+  g.k_heads = static_cast<int64_t>(p.k_heads), g.head_size = static_cast<int64_t>(p.head_size);
+  g.rotary_dim = static_cast<int64_t>(p.rotary_dim), g.table_len = static_cast<int64_t>(p.table_len);
+  g.section_t = section_t, g.section_h = section_h, g.section_w = section_w;
+  const std::pair<int64_t *, const Strides2 *> strides[] = {{g.q_out, &p.q_out}, {g.k_out, &p.k_out}, {g.q, &p.q},
+                                                             {g.k, &p.k},         {g.cos, &p.cos},     {g.sin, &p.sin}};
+  for (const auto &[to, from] : strides) to[0] = (*from)[0], to[1] = (*from)[1];
+  g.pos_axis_step = p.pos_axis_step, g.pos_token_step = p.pos_token_step;
+  g.interleaved = interleaved ? 1 : 0, g.per_axis = p.per_axis ? 1 : 0;
+  g.positions_64 = positions.dtype == INFINI_DTYPE_I64 ? 1 : 0;
+  return g;
+}
+#endif
 
 std::vector<uint8_t> AxesOf(size_t half, size_t section_t, size_t section_h, size_t section_w, bool interleaved) {
   std::vector<uint8_t> axes(half);
@@ -230,6 +255,11 @@ class MRoPEDescriptor final : public InfiniopDescriptor {
                                         {cos, table},
                                         {sin, table},
                                         {positions, p.tokens * (p.per_axis ? 3 : 1)}}));
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      return cuda::MRoPE(*this, p.device, p.dtype, q_out, k_out, q, k, cos, sin, positions, stream);
+    }
+#endif
     std::shared_ptr<const MRoPEPlan> plan = plan_;
     return Launch(*this, stream, [=] { Run(*plan, q_out, k_out, q, k, cos, sin, positions); });
   }
@@ -253,8 +283,6 @@ __INFINI_C infiniStatus_t infiniopCreateMRoPEDescriptor(infiniopHandle_t handle,
                                                         bool interleaved) {
   return CreateDescriptor(handle, desc_ptr, {q_out, k_out, q, k, cos, sin, positions},
                           [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
-                            // No CUDA path yet: the tensors of an NVIDIA handle live in GPU memory.
-                            if (h.device_type != INFINI_DEVICE_CPU) return INFINI_STATUS_NOT_IMPLEMENTED;
                             INFINIOP_RETURN_IF_ERROR(CheckParams(head_size, rotary_dim, section_t, section_h, section_w));
                             auto plan = std::make_shared<MRoPEPlan>();
                             INFINIOP_RETURN_IF_ERROR(MakePlan(*q_out, *k_out, *q, *k, *cos, *sin, *positions,
@@ -263,6 +291,10 @@ __INFINI_C infiniStatus_t infiniopCreateMRoPEDescriptor(infiniopHandle_t handle,
                             plan->axis_of = AxesOf(plan->rotary_dim / 2, static_cast<size_t>(section_t),
                                                    static_cast<size_t>(section_h), static_cast<size_t>(section_w),
                                                    interleaved);
+#ifdef INFINIOP_WITH_CUDA
+                            plan->device = DeviceGeometry(*plan, *positions, section_t, section_h, section_w,
+                                                          interleaved);
+#endif
                             made->reset(new MRoPEDescriptor(h, std::move(plan)));
                             return INFINI_STATUS_SUCCESS;
                           });
