@@ -12,12 +12,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_ATTENTION_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_ATTENTION_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -30,20 +25,20 @@ struct AttentionGeometry {
 static_assert(FitsKernelParameters<AttentionGeometry>(), "Attention's parameters must fit in 4 KB");
 
 // The keys every score row has room for: the cache rows 0 .. pos + seq - 1.
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t ScoreRowLength(const AttentionGeometry &g) { return g.pos + g.seq; }
+INFINICTS_HOST_DEVICE inline int64_t ScoreRowLength(const AttentionGeometry &g) { return g.pos + g.seq; }
 // Score row r belongs to q head r / seq and token r % seq (n_q * seq rows).
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t HeadOfRow(const AttentionGeometry &g, int64_t row) { return row / g.seq; }
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t TokenOfRow(const AttentionGeometry &g, int64_t row) {
+INFINICTS_HOST_DEVICE inline int64_t HeadOfRow(const AttentionGeometry &g, int64_t row) { return row / g.seq; }
+INFINICTS_HOST_DEVICE inline int64_t TokenOfRow(const AttentionGeometry &g, int64_t row) {
   return row % g.seq;
 }
 // The kv head q head h reads (grouped-query attention).
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t KvHeadOf(const AttentionGeometry &g, int64_t h) { return h / g.group; }
+INFINICTS_HOST_DEVICE inline int64_t KvHeadOf(const AttentionGeometry &g, int64_t h) { return h / g.group; }
 // Token i sits at position pos + i and sees keys 0 .. pos + i.
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t VisibleKeys(const AttentionGeometry &g, int64_t token) {
+INFINICTS_HOST_DEVICE inline int64_t VisibleKeys(const AttentionGeometry &g, int64_t token) {
   return g.pos + token + 1;
 }
 
-INFINICTS_ATTENTION_HOST_DEVICE inline int64_t At3(const int64_t (&strides)[3], int64_t a, int64_t b, int64_t c) {
+INFINICTS_HOST_DEVICE inline int64_t At3(const int64_t (&strides)[3], int64_t a, int64_t b, int64_t c) {
   return a * strides[0] + b * strides[1] + c * strides[2];
 }
 

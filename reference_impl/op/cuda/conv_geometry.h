@@ -9,12 +9,7 @@
 #include "core/tensor.h"
 #include "cuda/conv.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_CONV_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_CONV_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -68,7 +63,7 @@ struct OutputElement {
   int64_t window[kMaxSpatial];
 };
 
-INFINICTS_CONV_HOST_DEVICE inline OutputElement Locate(const ConvGeometry &g, uint64_t i) {
+INFINICTS_HOST_DEVICE inline OutputElement Locate(const ConvGeometry &g, uint64_t i) {
   OutputElement e;
   uint64_t rest = i % g.out_volume;
   e.co = i / g.out_volume % g.out_channels;
@@ -87,7 +82,7 @@ INFINICTS_CONV_HOST_DEVICE inline OutputElement Locate(const ConvGeometry &g, ui
 // row-major order): the offsets of the input element (within an input channel) and of the
 // weight (within a weight channel) it pairs. False when the input position lies in the
 // padding (it counts as zero); the offsets are then meaningless.
-INFINICTS_CONV_HOST_DEVICE inline bool Tap(const ConvGeometry &g, const int64_t *window, uint64_t r, int64_t *x_offset,
+INFINICTS_HOST_DEVICE inline bool Tap(const ConvGeometry &g, const int64_t *window, uint64_t r, int64_t *x_offset,
                                            int64_t *w_offset) {
   uint64_t position = r;
   bool inside = true;

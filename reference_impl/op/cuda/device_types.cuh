@@ -46,6 +46,17 @@ struct DeviceNum<__nv_bfloat16> {
 template <class T>
 using DeviceCompute = typename DeviceNum<T>::Compute;
 
+// A value of any storage type as double, and a double stored with the CPU reference's two
+// roundings (to the compute type, then to storage), as StoreDouble does there.
+template <class T>
+__device__ double LoadF64(T v) {
+  return static_cast<double>(DeviceNum<T>::Load(v));
+}
+template <class T>
+__device__ T StoreF64(double v) {
+  return DeviceNum<T>::Store(static_cast<DeviceCompute<T>>(v));
+}
+
 template <class T>
 struct DeviceTypeTag {
   using type = T;

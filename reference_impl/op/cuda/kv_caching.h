@@ -10,12 +10,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_KV_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_KV_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -33,7 +28,7 @@ static_assert(FitsKernelParameters<KVCachingGeometry>(), "KVCaching's parameters
 struct KVElement {
   int64_t b, h, s, d;
 };
-INFINICTS_KV_HOST_DEVICE inline KVElement LocateKVElement(const KVCachingGeometry &g, uint64_t i) {
+INFINICTS_HOST_DEVICE inline KVElement LocateKVElement(const KVCachingGeometry &g, uint64_t i) {
   const uint64_t dim = static_cast<uint64_t>(g.head_dim), len = static_cast<uint64_t>(g.new_len),
                  heads = static_cast<uint64_t>(g.heads);
   return {static_cast<int64_t>(i / (dim * len * heads)), static_cast<int64_t>(i / (dim * len) % heads),
@@ -41,11 +36,11 @@ INFINICTS_KV_HOST_DEVICE inline KVElement LocateKVElement(const KVCachingGeometr
 }
 
 // Whether a sequence with `past` entries takes the new ones (0 <= past, past + new_len <= max_seq).
-INFINICTS_KV_HOST_DEVICE inline bool FitsCache(const KVCachingGeometry &g, int64_t past) {
+INFINICTS_HOST_DEVICE inline bool FitsCache(const KVCachingGeometry &g, int64_t past) {
   return past >= 0 && past <= g.max_seq - g.new_len;
 }
 
-INFINICTS_KV_HOST_DEVICE inline int64_t Offset4(const int64_t (&strides)[4], int64_t a, int64_t b, int64_t c,
+INFINICTS_HOST_DEVICE inline int64_t Offset4(const int64_t (&strides)[4], int64_t a, int64_t b, int64_t c,
                                                 int64_t d) {
   return a * strides[0] + b * strides[1] + c * strides[2] + d * strides[3];
 }

@@ -9,15 +9,6 @@ namespace infinicts::ref::op::cuda {
 namespace {
 
 template <class T>
-__device__ double Wide(T v) {
-  return static_cast<double>(DeviceNum<T>::Load(v));
-}
-template <class T>
-__device__ T Narrow(double v) {
-  return DeviceNum<T>::Store(static_cast<DeviceCompute<T>>(v));
-}
-
-template <class T>
 __global__ void MRoPEKernel(const __grid_constant__ MRoPEGeometry g, T *q_out, T *k_out, const T *q, const T *k,
                             const T *cos, const T *sin, const void *positions) {
   const uint64_t total = static_cast<uint64_t>(g.tokens) * static_cast<uint64_t>(g.q_heads + g.k_heads) *
@@ -39,11 +30,11 @@ __global__ void MRoPEKernel(const __grid_constant__ MRoPEGeometry g, T *q_out, T
       continue;
     }
     const int64_t f = item.lane, p = position[MRoPEAxis(g, f)];
-    const double c = Wide(cos[p * g.cos[0] + f * g.cos[1]]), s = Wide(sin[p * g.sin[0] + f * g.sin[1]]);
+    const double c = LoadF64(cos[p * g.cos[0] + f * g.cos[1]]), s = LoadF64(sin[p * g.sin[0] + f * g.sin[1]]);
     // Both read before either is written: y may be x.
-    const double x0 = Wide(x[f * xs[1]]), x1 = Wide(x[(f + half) * xs[1]]);
-    y[f * ys[1]] = Narrow<T>(x0 * c - x1 * s);
-    y[(f + half) * ys[1]] = Narrow<T>(x1 * c + x0 * s);
+    const double x0 = LoadF64(x[f * xs[1]]), x1 = LoadF64(x[(f + half) * xs[1]]);
+    y[f * ys[1]] = StoreF64<T>(x0 * c - x1 * s);
+    y[(f + half) * ys[1]] = StoreF64<T>(x1 * c + x0 * s);
   }
 }
 

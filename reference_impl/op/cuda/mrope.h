@@ -12,12 +12,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_MROPE_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_MROPE_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -34,7 +29,7 @@ struct MRoPEGeometry {
 static_assert(FitsKernelParameters<MRoPEGeometry>(), "MRoPE's parameters must fit in 4 KB");
 
 // The position row (0 t, 1 h, 2 w) rotary frequency i < rotary_dim / 2 takes.
-INFINICTS_MROPE_HOST_DEVICE inline int MRoPEAxis(const MRoPEGeometry &g, int64_t i) {
+INFINICTS_HOST_DEVICE inline int MRoPEAxis(const MRoPEGeometry &g, int64_t i) {
   if (g.interleaved) {
     if (i % 3 == 1 && i < 3 * g.section_h) return 1;
     if (i % 3 == 2 && i < 3 * g.section_w) return 2;
@@ -45,7 +40,7 @@ INFINICTS_MROPE_HOST_DEVICE inline int MRoPEAxis(const MRoPEGeometry &g, int64_t
 
 // Token t's three positions; false where any is outside [0, table_len) (the token is left
 // unwritten).
-INFINICTS_MROPE_HOST_DEVICE inline bool MRoPEPositions(const MRoPEGeometry &g, const void *positions, int64_t t,
+INFINICTS_HOST_DEVICE inline bool MRoPEPositions(const MRoPEGeometry &g, const void *positions, int64_t t,
                                                        int64_t (&position)[3]) {
   bool inside = true;
   for (int axis = 0; axis < 3; ++axis) {
@@ -63,10 +58,10 @@ INFINICTS_MROPE_HOST_DEVICE inline bool MRoPEPositions(const MRoPEGeometry &g, c
 struct MRoPEItem {
   int64_t token, head, lane;
 };
-INFINICTS_MROPE_HOST_DEVICE inline int64_t MRoPELanes(const MRoPEGeometry &g) {
+INFINICTS_HOST_DEVICE inline int64_t MRoPELanes(const MRoPEGeometry &g) {
   return g.rotary_dim / 2 + (g.head_size - g.rotary_dim);
 }
-INFINICTS_MROPE_HOST_DEVICE inline MRoPEItem LocateMRoPE(const MRoPEGeometry &g, uint64_t i) {
+INFINICTS_HOST_DEVICE inline MRoPEItem LocateMRoPE(const MRoPEGeometry &g, uint64_t i) {
   const uint64_t lanes = static_cast<uint64_t>(MRoPELanes(g)), heads = static_cast<uint64_t>(g.q_heads + g.k_heads);
   return {static_cast<int64_t>(i / (lanes * heads)), static_cast<int64_t>(i / lanes % heads),
           static_cast<int64_t>(i % lanes)};

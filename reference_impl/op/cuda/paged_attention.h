@@ -18,12 +18,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_PAGED_ATTENTION_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_PAGED_ATTENTION_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -47,7 +42,7 @@ struct PagedAttentionGeometry {
 static_assert(FitsKernelParameters<PagedAttentionGeometry>(), "PagedAttention's parameters must fit in 4 KB");
 
 // Element `at` (in elements) of an index tensor, widened: I32 sign-extended, U32 not.
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t ReadPagedIndex(const void *base, PagedIndex index, int64_t at) {
+INFINICTS_HOST_DEVICE inline int64_t ReadPagedIndex(const void *base, PagedIndex index, int64_t at) {
   switch (index) {
     case PagedIndex::kI32: return static_cast<const int32_t *>(base)[at];
     case PagedIndex::kU32: return static_cast<int64_t>(static_cast<const uint32_t *>(base)[at]);
@@ -56,14 +51,14 @@ INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t ReadPagedIndex(const void *
 }
 
 // The pool block holding key j of sequence s.
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t BlockOfKey(const PagedAttentionGeometry &g, const void *tables,
+INFINICTS_HOST_DEVICE inline int64_t BlockOfKey(const PagedAttentionGeometry &g, const void *tables,
                                                                 int64_t s, int64_t j) {
   return ReadPagedIndex(tables, g.index, s * g.table_row + (j / g.block_size) * g.table_column);
 }
 
 // Whether a sequence of `length` keys fits its table row: 1 <= length <= max_blocks ·
 // block_size and every block it uses inside the pool (the others get NaN, as on the CPU).
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline bool PagedSequenceFits(const PagedAttentionGeometry &g,
+INFINICTS_HOST_DEVICE inline bool PagedSequenceFits(const PagedAttentionGeometry &g,
                                                                     const void *tables, int64_t s, int64_t length) {
   if (length < 1 || length > g.max_blocks * g.block_size) return false;
   for (int64_t j = 0; j < length; j += g.block_size) {
@@ -84,7 +79,7 @@ struct QueryRow {
 // Prefill: the sequence whose query range [cum[s], cum[s + 1]) inside [0, rows) holds row r;
 // where ranges overlap, the last such sequence (the CPU computes sequences in order, so its
 // writes stand). -1 for none.
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t OwnerOfRow(const PagedAttentionGeometry &g, const void *cum,
+INFINICTS_HOST_DEVICE inline int64_t OwnerOfRow(const PagedAttentionGeometry &g, const void *cum,
                                                                 int64_t r) {
   for (int64_t s = g.num_seqs - 1; s >= 0; --s) {
     const int64_t first = ReadPagedIndex(cum, g.index, s * g.cum_step);
@@ -97,7 +92,7 @@ INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t OwnerOfRow(const PagedAtten
 
 // Query row r's fate. Decode: sequence r, at position L − 1. Prefill: query i = r − cum[s]
 // of n = cum[s + 1] − cum[s] sits at P = L − n + i; more queries than keys is NaN.
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline QueryRow PlaceQueryRow(const PagedAttentionGeometry &g,
+INFINICTS_HOST_DEVICE inline QueryRow PlaceQueryRow(const PagedAttentionGeometry &g,
                                                                     const void *tables, const void *lens,
                                                                     const void *cum, int64_t r) {
   const int64_t s = g.prefill ? OwnerOfRow(g, cum, r) : r;
@@ -114,17 +109,17 @@ INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline QueryRow PlaceQueryRow(const PagedA
 }
 
 // Offsets (in elements) of key j's and value j's rows of kv head `kv` in block `block`.
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t KeyRowOffset(const PagedAttentionGeometry &g, int64_t block,
+INFINICTS_HOST_DEVICE inline int64_t KeyRowOffset(const PagedAttentionGeometry &g, int64_t block,
                                                                   int64_t kv, int64_t j) {
   return block * g.k_block + kv * g.k_head + (j % g.block_size) * g.k_slot;
 }
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t ValueRowOffset(const PagedAttentionGeometry &g, int64_t block,
+INFINICTS_HOST_DEVICE inline int64_t ValueRowOffset(const PagedAttentionGeometry &g, int64_t block,
                                                                     int64_t kv, int64_t j) {
   return block * g.v_block + kv * g.v_head + (j % g.block_size) * g.v_slot;
 }
 
 // The kv head query head h reads (grouped-query attention).
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline int64_t PagedKvHead(const PagedAttentionGeometry &g, int64_t h) {
+INFINICTS_HOST_DEVICE inline int64_t PagedKvHead(const PagedAttentionGeometry &g, int64_t h) {
   return h / (g.heads / g.kv_heads);
 }
 
@@ -133,12 +128,12 @@ struct RunningSoftmax {
   float max;
   double sum;
 };
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline RunningSoftmax EmptySoftmax() { return {-INFINITY, 0.0}; }
+INFINICTS_HOST_DEVICE inline RunningSoftmax EmptySoftmax() { return {-INFINITY, 0.0}; }
 
 // Takes one score: answers the factor the accumulator so far is scaled by and the weight of
 // this key's value row. A score of −∞ weighs nothing (as e^(−∞ − max) on the CPU); a run
 // that saw nothing else ends with sum 0, whose row is NaN (the CPU's e^(−∞ + ∞)).
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline void Absorb(RunningSoftmax *run, float score, float *rescale,
+INFINICTS_HOST_DEVICE inline void Absorb(RunningSoftmax *run, float score, float *rescale,
                                                          float *weight) {
   if (score == -INFINITY) {
     *rescale = 1.0f;
@@ -154,7 +149,7 @@ INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline void Absorb(RunningSoftmax *run, fl
 
 // The factor a part (one warp's keys) is scaled by when merged under the overall max; a
 // part that saw no key (max −∞) counts 0 (all parts empty: NaN, as the row must be).
-INFINICTS_PAGED_ATTENTION_HOST_DEVICE inline float MergeFactor(const RunningSoftmax &part, float overall_max) {
+INFINICTS_HOST_DEVICE inline float MergeFactor(const RunningSoftmax &part, float overall_max) {
   return expf(part.max - overall_max);
 }
 

@@ -10,12 +10,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_PAGED_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_PAGED_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -36,7 +31,7 @@ static_assert(FitsKernelParameters<PagedCachingGeometry>(), "PagedCaching's para
 
 // Where token t's slot lands: its block and offset; false for a slot that writes nothing
 // (negative: padding; at or past the pool's end: skipped).
-INFINICTS_PAGED_HOST_DEVICE inline bool SlotPlace(const PagedCachingGeometry &g, int64_t slot, int64_t *block,
+INFINICTS_HOST_DEVICE inline bool SlotPlace(const PagedCachingGeometry &g, int64_t slot, int64_t *block,
                                                   int64_t *offset) {
   if (slot < 0 || g.block_size <= 0 || slot / g.block_size >= g.blocks) return false;
   *block = slot / g.block_size;
@@ -49,18 +44,18 @@ INFINICTS_PAGED_HOST_DEVICE inline bool SlotPlace(const PagedCachingGeometry &g,
 struct PagedElement {
   int64_t token, head, d;
 };
-INFINICTS_PAGED_HOST_DEVICE inline PagedElement LocatePagedElement(const PagedCachingGeometry &g, const PagedPool &pool,
+INFINICTS_HOST_DEVICE inline PagedElement LocatePagedElement(const PagedCachingGeometry &g, const PagedPool &pool,
                                                                  uint64_t i) {
   const uint64_t dim = static_cast<uint64_t>(pool.dim), heads = static_cast<uint64_t>(g.heads);
   return {static_cast<int64_t>(i / (dim * heads)), static_cast<int64_t>(i / dim % heads),
           static_cast<int64_t>(i % dim)};
 }
-INFINICTS_PAGED_HOST_DEVICE inline int64_t PoolOffset(const PagedPool &pool, const PagedElement &e, int64_t block,
+INFINICTS_HOST_DEVICE inline int64_t PoolOffset(const PagedPool &pool, const PagedElement &e, int64_t block,
                                                       int64_t offset) {
   return block * pool.pool_strides[0] + e.head * pool.pool_strides[1] + offset * pool.pool_strides[2] +
          e.d * pool.pool_strides[3];
 }
-INFINICTS_PAGED_HOST_DEVICE inline int64_t EntryOffset(const PagedPool &pool, const PagedElement &e) {
+INFINICTS_HOST_DEVICE inline int64_t EntryOffset(const PagedPool &pool, const PagedElement &e) {
   return e.token * pool.entry_strides[0] + e.head * pool.entry_strides[1] + e.d * pool.entry_strides[2];
 }
 

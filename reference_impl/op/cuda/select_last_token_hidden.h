@@ -11,12 +11,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-
-#if defined(__CUDACC__)
-#define INFINICTS_SELECT_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_SELECT_HOST_DEVICE
-#endif
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -33,7 +28,7 @@ static_assert(FitsKernelParameters<SelectLastTokenGeometry>(), "SelectLastTokenH
 // The element offset in hidden_states of request r's last token's row: token
 // input_offsets[r + 1] − 1 over batch · seq tokens. False where that token is outside them
 // (the row is left untouched).
-INFINICTS_SELECT_HOST_DEVICE inline bool LastTokenRow(const SelectLastTokenGeometry &g, const void *offsets, int64_t r,
+INFINICTS_HOST_DEVICE inline bool LastTokenRow(const SelectLastTokenGeometry &g, const void *offsets, int64_t r,
                                                       int64_t *from) {
   const int64_t at = (r + 1) * g.offsets_step;
   const int64_t end = g.offsets_64 ? static_cast<const int64_t *>(offsets)[at]

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "cuda/rows/rows_geometry.h"  // INFINICTS_ROWS_HOST_DEVICE
+#include "cuda/rows/rows_geometry.h"  // INFINICTS_HOST_DEVICE
 
 namespace infinicts::ref::op::cuda_rows {
 
@@ -20,10 +20,10 @@ inline int64_t PaddedCount(int64_t n) {
   return padded;
 }
 
-INFINICTS_ROWS_HOST_DEVICE inline double RankKey(double v) { return v != v ? -INFINITY : v; }
+INFINICTS_HOST_DEVICE inline double RankKey(double v) { return v != v ? -INFINITY : v; }
 
 // Whether (key a, index a) ranks before (key b, index b).
-INFINICTS_ROWS_HOST_DEVICE inline bool RanksBefore(double key_a, int64_t index_a, double key_b, int64_t index_b) {
+INFINICTS_HOST_DEVICE inline bool RanksBefore(double key_a, int64_t index_a, double key_b, int64_t index_b) {
   return key_a > key_b || (key_a == key_b && index_a < index_b);
 }
 
@@ -31,7 +31,7 @@ INFINICTS_ROWS_HOST_DEVICE inline bool RanksBefore(double key_a, int64_t index_a
 // where bit k of i is clear the pair ends in rank order, else in reverse rank order, so
 // every stage leaves runs of 2k in alternating order and the last one (k = padded) ranks
 // all. `global_i` is i's place in the whole array (i may be a tile's own index).
-INFINICTS_ROWS_HOST_DEVICE inline void CompareExchange(double *keys, int64_t *indices, int64_t i, int64_t j,
+INFINICTS_HOST_DEVICE inline void CompareExchange(double *keys, int64_t *indices, int64_t i, int64_t j,
                                                        int64_t global_i, int64_t k) {
   const int64_t partner = i + j;
   const bool forward = (global_i & k) == 0;
@@ -47,12 +47,12 @@ INFINICTS_ROWS_HOST_DEVICE inline void CompareExchange(double *keys, int64_t *in
 }
 
 // The element of pair t for distance j: the t-th index with bit j clear.
-INFINICTS_ROWS_HOST_DEVICE inline int64_t PairFirst(int64_t t, int64_t j) { return (t / j) * 2 * j + t % j; }
+INFINICTS_HOST_DEVICE inline int64_t PairFirst(int64_t t, int64_t j) { return (t / j) * 2 * j + t % j; }
 
 // The steps (k, j) a tile of `tile` elements runs for stages k_first .. k_last (powers of
 // two), each from j = min(k, tile) / 2 down to 1; all pairs of one step are disjoint.
 template <class Step>
-INFINICTS_ROWS_HOST_DEVICE void ForEachTileStep(int64_t tile, int64_t k_first, int64_t k_last, Step step) {
+INFINICTS_HOST_DEVICE void ForEachTileStep(int64_t tile, int64_t k_first, int64_t k_last, Step step) {
   for (int64_t k = k_first; k <= k_last; k <<= 1) {
     for (int64_t j = (k < tile ? k : tile) / 2; j > 0; j >>= 1) step(k, j);
   }

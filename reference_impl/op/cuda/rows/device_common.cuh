@@ -35,16 +35,8 @@ using AccOf = cuda::DeviceCompute<T>;
 template <class T>
 using SumOf = std::conditional_t<sizeof(T) == 2, float, double>;
 
-// A value of any storage type as double, and a double stored with the CPU reference's two
-// roundings (to the compute type, then to storage), as StoreDouble does there.
-template <class T>
-__device__ double LoadF64(T v) {
-  return static_cast<double>(Num<T>::Load(v));
-}
-template <class T>
-__device__ T StoreF64(double v) {
-  return Num<T>::Store(static_cast<AccOf<T>>(v));
-}
+using cuda::LoadF64;  // device_types.cuh
+using cuda::StoreF64;
 
 struct SumOp {
   template <class A>

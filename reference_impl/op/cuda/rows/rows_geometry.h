@@ -12,15 +12,11 @@
 
 #include "cuda/kernel_limits.h"
 #include "infinicore.h"
+#include "cuda/host_device.h"
 
 namespace infinicts::ref::op::cuda_rows {
 
 // Functions both the kernels and host code (the tests) call.
-#if defined(__CUDACC__)
-#define INFINICTS_ROWS_HOST_DEVICE __host__ __device__
-#else
-#define INFINICTS_ROWS_HOST_DEVICE
-#endif
 
 // Tensor descriptors have at most 32 dims, so a row grid never has more.
 constexpr int kMaxRowDims = 32;
@@ -66,12 +62,12 @@ RowGrid<N> MakeRowGrid(const std::vector<size_t> &shape, const std::array<const 
 // The columns a causal row may see: row r of a [.., seq, length] softmax (length >= seq)
 // sees columns 0 .. length - seq + r % seq (the last seq columns are the causal square);
 // seq 0: not causal, every column.
-INFINICTS_ROWS_HOST_DEVICE inline int64_t CausalValidColumns(int64_t length, int64_t seq, int64_t row) {
+INFINICTS_HOST_DEVICE inline int64_t CausalValidColumns(int64_t length, int64_t seq, int64_t row) {
   return seq > 0 ? length - seq + row % seq + 1 : length;
 }
 
 template <int N>
-INFINICTS_ROWS_HOST_DEVICE inline void RowOffsets(const RowGrid<N> &grid, int64_t row, int64_t (&offsets)[N]) {
+INFINICTS_HOST_DEVICE inline void RowOffsets(const RowGrid<N> &grid, int64_t row, int64_t (&offsets)[N]) {
   for (int k = 0; k < N; ++k) offsets[k] = 0;
   for (int d = grid.ndim - 1; d >= 0; --d) {
     const int64_t extent = grid.shape[d];
