@@ -9,7 +9,7 @@
 #include "core/tensor.h"
 #include "cuda/conv.h"
 #include "cuda/kernel_limits.h"
-#include "cuda/host_device.h"
+#include "core/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 

@@ -9,7 +9,7 @@
 
 #include <type_traits>
 
-#include "cuda/host_device.h"
+#include "core/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 

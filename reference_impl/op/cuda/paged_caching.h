@@ -10,7 +10,7 @@
 
 #include "core/descriptor.h"
 #include "cuda/kernel_limits.h"
-#include "cuda/host_device.h"
+#include "core/host_device.h"
 
 namespace infinicts::ref::op::cuda {
 

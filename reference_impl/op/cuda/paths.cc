@@ -36,6 +36,8 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kKVCaching:
     case OpKind::kSiluAndMul:
     case OpKind::kAttention:
+    case OpKind::kTopksoftmax:
+    case OpKind::kTopkrouter:
     case OpKind::kMRoPE:
     case OpKind::kSelectLastTokenHidden:
     case OpKind::kPagedAttention:

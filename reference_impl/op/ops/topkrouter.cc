@@ -7,7 +7,7 @@
 //   routed_scaling_factor · s_e / (Σ_selected s + 1e-9) to values (F32), both contiguous
 //   [tokens, topk].
 // The sigmoids of contiguous F32 and F16 rows go through the vector kernel (F32); the
-// selection and the sums run in double.
+// selection and the sums run in double. On NVIDIA: cuda/moe_routing.h.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +20,9 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/topk_select.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/moe_routing.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -82,27 +85,19 @@ void Run(const TopkrouterPlan &plan, float *values, int32_t *indices, const T *x
       }
       double group_score[kGroups];
       for (size_t g = 0; g < kGroups; ++g) {
-        double first = -INFINITY, second = -INFINITY;  // the group's two largest b (equal ones both count)
-        for (size_t i = g * kGroupSize; i < (g + 1) * kGroupSize; ++i) {
-          if (choice[i] > first) {
-            second = first;
-            first = choice[i];
-          } else if (choice[i] > second) {
-            second = choice[i];
-          }
-        }
-        group_score[g] = first + second;
+        group_score[g] = SumOfTwoLargest([choice](int64_t i) { return choice[i]; },
+                                         static_cast<int64_t>(g * kGroupSize), static_cast<int64_t>((g + 1) * kGroupSize));
       }
       double kept_score[kKeptGroups];
       uint32_t kept_group[kKeptGroups];
-      SelectTopK(group_score, kGroups, kKeptGroups, kept_score, kept_group);
+      SelectTopK([&group_score](int64_t g) { return group_score[g]; }, kGroups, kKeptGroups, kept_score, kept_group);
       bool kept[kGroups] = {};
       for (uint32_t g : kept_group) kept[g] = true;
       for (size_t i = 0; i < kExperts; ++i) {
         if (!kept[i / kGroupSize]) choice[i] = 0.0;
       }
       int32_t *chosen = indices + r * topk;
-      SelectTopK(choice, kExperts, topk, best, chosen);
+      SelectTopK([choice](int64_t i) { return choice[i]; }, kExperts, static_cast<int64_t>(topk), best, chosen);
       double sum = kSumEpsilon;
       for (size_t j = 0; j < topk; ++j) sum += static_cast<double>(scores[chosen[j]]);
       const double scale = static_cast<double>(routed_scaling_factor) / sum;
@@ -128,6 +123,15 @@ class TopkrouterDescriptor final : public InfiniopDescriptor {
                                         {x, plan_->tokens * kExperts},
                                         {correction_bias, kExperts}}));
     if (topk == 0 || topk > kExperts) return INFINI_STATUS_BAD_PARAM;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const cuda::RouterGeometry g{static_cast<int64_t>(plan_->tokens), static_cast<int64_t>(kExperts),
+                                   plan_->token_stride, plan_->expert_stride, plan_->bias_stride};
+      return cuda::Topkrouter(*this, g, plan_->dtype, static_cast<float *>(values), static_cast<int32_t *>(indices), x,
+                              static_cast<const float *>(correction_bias), routed_scaling_factor,
+                              static_cast<int64_t>(topk), stream);
+    }
+#endif
     std::shared_ptr<const TopkrouterPlan> plan = plan_;
     return Launch(*this, stream, [plan, values, indices, x, correction_bias, routed_scaling_factor, topk] {
       DispatchFloat(plan->dtype, [&](auto tag) {

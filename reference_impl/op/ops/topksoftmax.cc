@@ -6,7 +6,8 @@
 // The probability is increasing in the logit, so the selection runs on the logits, and the
 // row's maximum is the first expert selected. With norm the row's Σ e^(x - max) divides
 // out, so only the topk exponentials are taken; without it one more pass sums them (the
-// vector exp for F32 and F16 rows). Sums and quotients in double.
+// vector exp for F32 and F16 rows). Sums and quotients in double. On NVIDIA:
+// cuda/moe_routing.h.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +20,9 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/topk_select.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/moe_routing.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -73,7 +77,8 @@ void Run(const TopksoftmaxPlan &plan, float *values, int32_t *indices, const T *
       const Score *logits = RowLogits<T, Score>(row, n, plan.expert_stride);
       Score *best = RouterScratch<Score, 1>(topk);
       int32_t *chosen = indices + r * topk;
-      SelectTopK(logits, n, topk, best, chosen);
+      SelectTopK([logits](int64_t i) { return logits[i]; }, static_cast<int64_t>(n), static_cast<int64_t>(topk), best,
+                 chosen);
       const double max = static_cast<double>(best[0]);
       double denominator = 0.0;
       if (norm) {
@@ -109,6 +114,14 @@ class TopksoftmaxDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(
         CheckData({{values, selected}, {indices, selected}, {x, plan_->tokens * plan_->experts}}));
     if (topk == 0 || topk > plan_->experts || topk > kMaxTopk) return INFINI_STATUS_BAD_PARAM;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const cuda::RouterGeometry g{static_cast<int64_t>(plan_->tokens), static_cast<int64_t>(plan_->experts),
+                                   plan_->token_stride, plan_->expert_stride, 0};
+      return cuda::Topksoftmax(*this, g, plan_->dtype, static_cast<float *>(values), static_cast<int32_t *>(indices),
+                               x, static_cast<int64_t>(topk), norm != 0, stream);
+    }
+#endif
     std::shared_ptr<const TopksoftmaxPlan> plan = plan_;
     const bool renormalize = norm != 0;
     return Launch(*this, stream, [plan, values, indices, x, topk, renormalize] {

@@ -12,7 +12,7 @@
 
 #include "cuda/kernel_limits.h"
 #include "infinicore.h"
-#include "cuda/host_device.h"
+#include "core/host_device.h"
 
 namespace infinicts::ref::op::cuda_rows {
 
