@@ -52,6 +52,7 @@ bool HasCudaPath(OpKind kind) {
     case OpKind::kRoPE:
     case OpKind::kEmbedding:
     case OpKind::kRandomSample:
+    case OpKind::kRandomSampleBatch:  // RandomSample's draw per row
       return true;
     default:
       return false;

@@ -1,7 +1,9 @@
 // RandomSampleBatch: one draw by InfiniCore's rule (ops/sampling.h) per row of probs
 // [batch, n] into result [batch], row i under random_val[i], topp[i], topk[i] and
 // temperature[i]. The four arrays are host memory the caller may reuse once the call
-// returns, so they are copied at the call; the rows are drawn in parallel.
+// returns, so they are copied at the call; the rows are drawn in parallel. On NVIDIA each row
+// is RandomSample's CUDA draw (cuda/rows/random_sample.cu), queued one after another on the
+// stream with the one workspace.
 #include <memory>
 #include <vector>
 
@@ -10,6 +12,9 @@
 #include "core/parallel.h"
 #include "infiniop.h"
 #include "ops/sampling.h"
+#ifdef INFINIOP_WITH_CUDA
+#include "cuda/rows/rows_ops.h"
+#endif
 
 namespace infinicts::ref::op {
 namespace {
@@ -18,6 +23,9 @@ struct RandomSampleBatchPlan {
   infiniDtype_t result_dtype, probs_dtype;
   size_t rows = 0, n = 0;
   ptrdiff_t result_step = 1, row_step = 0, probs_step = 1;
+#ifdef INFINIOP_WITH_CUDA
+  cuda_rows::RandomSampleArgs device_row;  // one row's draw, for the CUDA path
+#endif
 };
 
 infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, RandomSampleBatchPlan *plan) {
@@ -34,6 +42,12 @@ infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, R
   plan->result_step = result.strides[0];
   plan->row_step = probs.strides[0];
   plan->probs_step = probs.strides[1];
+#ifdef INFINIOP_WITH_CUDA
+  plan->device_row.result_dtype = result.dtype;
+  plan->device_row.probs_dtype = probs.dtype;
+  plan->device_row.n = static_cast<int64_t>(plan->n);
+  plan->device_row.probs_step = plan->probs_step;
+#endif
   return INFINI_STATUS_SUCCESS;
 }
 
@@ -57,7 +71,14 @@ class RandomSampleBatchDescriptor final : public InfiniopDescriptor {
   static constexpr OpKind kKind = OpKind::kRandomSampleBatch;
 
   RandomSampleBatchDescriptor(const InfiniopHandle &handle, std::shared_ptr<const RandomSampleBatchPlan> plan)
-      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {}
+      : InfiniopDescriptor(kKind, handle), plan_(std::move(plan)) {
+#ifdef INFINIOP_WITH_CUDA
+    // The GPU ranks a power-of-two padding of a row's logits, one row at a time.
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      workspace_size = cuda_rows::RandomSampleWorkspaceBytes(static_cast<int64_t>(plan_->n));
+    }
+#endif
+  }
 
   infiniStatus_t Compute(void *workspace, size_t workspace_size_given, void *result, const void *probs,
                          const float *random_val, const float *topp, const int *topk, const float *temperature,
@@ -68,6 +89,20 @@ class RandomSampleBatchDescriptor final : public InfiniopDescriptor {
       return INFINI_STATUS_NULL_POINTER;
     }
     if (batch_size < 0 || static_cast<size_t>(batch_size) != plan_->rows) return INFINI_STATUS_BAD_PARAM;
+#ifdef INFINIOP_WITH_CUDA
+    if (device_type == INFINI_DEVICE_NVIDIA) {
+      const ptrdiff_t result_bytes = static_cast<ptrdiff_t>(DtypeSize(plan_->result_dtype));
+      const ptrdiff_t probs_bytes = static_cast<ptrdiff_t>(DtypeSize(plan_->probs_dtype));
+      for (size_t row = 0; row < plan_->rows; ++row) {
+        const ptrdiff_t r = static_cast<ptrdiff_t>(row);
+        const cuda_rows::SampleParams params{random_val[row], topp[row], temperature[row], topk[row]};
+        INFINIOP_RETURN_IF_ERROR(cuda_rows::RandomSample(
+            *this, plan_->device_row, params, static_cast<char *>(result) + r * plan_->result_step * result_bytes,
+            static_cast<const char *>(probs) + r * plan_->row_step * probs_bytes, workspace, stream));
+      }
+      return INFINI_STATUS_SUCCESS;
+    }
+#endif
     auto samples = std::make_shared<std::vector<Sample>>(plan_->rows);
     for (size_t row = 0; row < plan_->rows; ++row) {
       (*samples)[row] = Sample{random_val[row], topp[row], temperature[row], topk[row]};
