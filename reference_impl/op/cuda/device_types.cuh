@@ -4,6 +4,7 @@
 #ifndef INFINICTS_REF_OP_CUDA_DEVICE_TYPES_CUH
 #define INFINICTS_REF_OP_CUDA_DEVICE_TYPES_CUH
 
+#include <cstddef>
 #include <cstdint>
 
 #include <cuda_bf16.h>
@@ -71,6 +72,19 @@ bool DispatchDeviceFloat(infiniDtype_t dtype, Fn &&fn) {
     case INFINI_DTYPE_BF16: fn(DeviceTypeTag<__nv_bfloat16>{}); return true;
     case INFINI_DTYPE_F32: fn(DeviceTypeTag<float>{}); return true;
     case INFINI_DTYPE_F64: fn(DeviceTypeTag<double>{}); return true;
+    default: return false;
+  }
+}
+
+// Calls fn(DeviceTypeTag<W>{}) with the unsigned word W of `element_size` bytes (1, 2, 4 or 8),
+// for the kernels that copy elements bit for bit; false for any other size.
+template <class Fn>
+bool DispatchCopyWord(size_t element_size, Fn &&fn) {
+  switch (element_size) {
+    case 1: fn(DeviceTypeTag<uint8_t>{}); return true;
+    case 2: fn(DeviceTypeTag<uint16_t>{}); return true;
+    case 4: fn(DeviceTypeTag<uint32_t>{}); return true;
+    case 8: fn(DeviceTypeTag<uint64_t>{}); return true;
     default: return false;
   }
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "cuda/kv_caching.h"
+#include "cuda/device_types.cuh"
 #include "cuda/launch.h"
 
 namespace infinicts::ref::op::cuda {
@@ -43,13 +44,10 @@ infiniStatus_t KVCaching(const InfiniopDescriptor &desc, const KVCachingGeometry
                          void *stream) {
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
-  if (element_size == 2) {
-    Append<uint16_t>(geometry, k_cache, v_cache, k, v, past_lengths, scope.stream());
-  } else if (element_size == 4) {
-    Append<uint32_t>(geometry, k_cache, v_cache, k, v, past_lengths, scope.stream());
-  } else {
-    return INFINI_STATUS_BAD_TENSOR_DTYPE;
-  }
+  const bool known = DispatchCopyWord(element_size, [&](auto tag) {
+    Append<typename decltype(tag)::type>(geometry, k_cache, v_cache, k, v, past_lengths, scope.stream());
+  });
+  if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }
 

@@ -2,6 +2,7 @@
 // as a 2- or 4-byte word, to the place paged_caching.h computes.
 #include <cstdint>
 
+#include "cuda/device_types.cuh"
 #include "cuda/launch.h"
 #include "cuda/paged_caching.h"
 
@@ -40,15 +41,12 @@ infiniStatus_t PagedCaching(const InfiniopDescriptor &desc, const PagedCachingGe
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
   const auto *slots = static_cast<const int64_t *>(slot_mapping);
-  if (element_size == 2) {
-    Scatter<uint16_t>(geometry, geometry.k, k_cache, k, slots, scope.stream());
-    Scatter<uint16_t>(geometry, geometry.v, v_cache, v, slots, scope.stream());
-  } else if (element_size == 4) {
-    Scatter<uint32_t>(geometry, geometry.k, k_cache, k, slots, scope.stream());
-    Scatter<uint32_t>(geometry, geometry.v, v_cache, v, slots, scope.stream());
-  } else {
-    return INFINI_STATUS_BAD_TENSOR_DTYPE;
-  }
+  const bool known = DispatchCopyWord(element_size, [&](auto tag) {
+    using Word = typename decltype(tag)::type;
+    Scatter<Word>(geometry, geometry.k, k_cache, k, slots, scope.stream());
+    Scatter<Word>(geometry, geometry.v, v_cache, v, slots, scope.stream());
+  });
+  if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }
 

@@ -1,6 +1,7 @@
 // Rearrange on the GPU, by the path rearrange_path.h chooses.
 #include <cstdint>
 
+#include "cuda/device_types.cuh"
 #include "cuda/kernel_limits.h"
 #include "cuda/launch.h"
 #include "cuda/rearrange.h"
@@ -65,13 +66,10 @@ infiniStatus_t Rearrange(const InfiniopDescriptor &desc, size_t element_size, co
     case RearrangePath::kStridedKernel:
       break;
   }
-  switch (element_size) {
-    case 1: LaunchStridedCopy<uint8_t>(layout, dst, src, s); break;
-    case 2: LaunchStridedCopy<uint16_t>(layout, dst, src, s); break;
-    case 4: LaunchStridedCopy<uint32_t>(layout, dst, src, s); break;
-    case 8: LaunchStridedCopy<uint64_t>(layout, dst, src, s); break;
-    default: LaunchStridedCopy<Bytes16>(layout, dst, src, s); break;
-  }
+  const bool word = DispatchCopyWord(element_size, [&](auto tag) {
+    LaunchStridedCopy<typename decltype(tag)::type>(layout, dst, src, s);
+  });
+  if (!word) LaunchStridedCopy<Bytes16>(layout, dst, src, s);  // 16 bytes: checked above
   return scope.Finish();
 }
 

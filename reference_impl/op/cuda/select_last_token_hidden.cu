@@ -1,7 +1,8 @@
-// SelectLastTokenHidden on the GPU: one thread per output element, copied as a 2-, 4- or
-// 8-byte word from the row select_last_token_hidden.h locates.
+// SelectLastTokenHidden on the GPU: one thread per output element, copied as a word of its
+// size from the row select_last_token_hidden.h locates.
 #include <cstdint>
 
+#include "cuda/device_types.cuh"
 #include "cuda/launch.h"
 #include "cuda/select_last_token_hidden.h"
 
@@ -38,12 +39,10 @@ infiniStatus_t SelectLastTokenHidden(const InfiniopDescriptor &desc, const Selec
                                      const void *input_offsets, void *stream) {
   LaunchScope scope(desc, stream);
   INFINIOP_RETURN_IF_ERROR(scope.status());
-  switch (element_size) {
-    case 2: Select<uint16_t>(geometry, output, hidden_states, input_offsets, scope.stream()); break;
-    case 4: Select<uint32_t>(geometry, output, hidden_states, input_offsets, scope.stream()); break;
-    case 8: Select<uint64_t>(geometry, output, hidden_states, input_offsets, scope.stream()); break;
-    default: return INFINI_STATUS_BAD_TENSOR_DTYPE;
-  }
+  const bool known = DispatchCopyWord(element_size, [&](auto tag) {
+    Select<typename decltype(tag)::type>(geometry, output, hidden_states, input_offsets, scope.stream());
+  });
+  if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }
 
