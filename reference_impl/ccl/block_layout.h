@@ -27,6 +27,12 @@ class BlockLayout {
   size_t count(int rank) const { return counts_[static_cast<size_t>(rank)]; }
   size_t offset(int rank) const { return offsets_[static_cast<size_t>(rank)]; }
   size_t total() const { return offsets_.back(); }
+  // The largest block's count: how far a walk over every block in windows must go.
+  size_t longest() const {
+    size_t longest = 0;
+    for (size_t count : counts_) longest = count > longest ? count : longest;
+    return longest;
+  }
   // The elements, or their bytes, do not fit in a size_t: no buffer can hold them.
   bool overflows() const { return overflows_; }
 
@@ -35,6 +41,14 @@ class BlockLayout {
   std::vector<size_t> offsets_;  // offsets_[r]: where block r starts; the last one is the total
   bool overflows_ = false;
 };
+
+// The address `elements` elements of `element_size` bytes past `base`.
+inline const char *ElementAt(const void *base, size_t elements, size_t element_size) {
+  return static_cast<const char *>(base) + elements * element_size;
+}
+inline char *ElementAt(void *base, size_t elements, size_t element_size) {
+  return static_cast<char *>(base) + elements * element_size;
+}
 
 }  // namespace infinicts::ref::ccl
 

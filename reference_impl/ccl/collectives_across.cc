@@ -1,10 +1,12 @@
 #include "ccl/collectives_across.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <utility>
-#include <cstring>
 #include <vector>
+
+#include "ccl/block_layout.h"
 
 namespace infinicts::ref::ccl {
 namespace {
@@ -24,11 +26,6 @@ class SlotMeeting final : public Meeting {
   }
   ProcessGroup &group_;
 };
-
-const char *At(const void *base, size_t elements, size_t element_size) {
-  return static_cast<const char *>(base) + elements * element_size;
-}
-char *At(void *base, size_t elements, size_t element_size) { return static_cast<char *>(base) + elements * element_size; }
 
 void CopyElements(void *dst, const void *src, size_t elements, size_t element_size) {
   if (elements > 0) std::memcpy(dst, src, elements * element_size);
@@ -142,19 +139,19 @@ void RunCollectiveAcross(ProcessGroup &group, int rank, const CollectiveCall &ca
       for (size_t first = 0; first < call.count; first += whole) {
         window.count = std::min(whole, call.count - first);
         const bool stages = call.kind == CollectiveKind::kAllReduce || rank == call.root;
-        if (stages) CopyElements(send_slot, At(call.mine.send, first, e), window.count, e);
+        if (stages) CopyElements(send_slot, ElementAt(call.mine.send, first, e), window.count, e);
         RunCollective(meeting, rank, window);
-        CopyElements(At(call.mine.recv, first, e), recv_slot, window.count, e);
+        CopyElements(ElementAt(call.mine.recv, first, e), recv_slot, window.count, e);
       }
       return;
     case CollectiveKind::kAllGather:
       for (size_t first = 0; first < call.count; first += shared) {
         window.count = std::min(shared, call.count - first);
-        CopyElements(send_slot, At(call.mine.send, first, e), window.count, e);
+        CopyElements(send_slot, ElementAt(call.mine.send, first, e), window.count, e);
         RunCollective(meeting, rank, window);
         for (int q = 0; q < n; ++q) {
-          CopyElements(At(call.mine.recv, static_cast<size_t>(q) * call.count + first, e),
-                       At(recv_slot, static_cast<size_t>(q) * window.count, e), window.count, e);
+          CopyElements(ElementAt(call.mine.recv, static_cast<size_t>(q) * call.count + first, e),
+                       ElementAt(recv_slot, static_cast<size_t>(q) * window.count, e), window.count, e);
         }
       }
       return;
@@ -162,39 +159,38 @@ void RunCollectiveAcross(ProcessGroup &group, int rank, const CollectiveCall &ca
       for (size_t first = 0; first < call.count; first += shared) {
         window.count = std::min(shared, call.count - first);
         for (int q = 0; q < n; ++q) {
-          CopyElements(At(send_slot, static_cast<size_t>(q) * window.count, e),
-                       At(call.mine.send, static_cast<size_t>(q) * call.count + first, e), window.count, e);
+          CopyElements(ElementAt(send_slot, static_cast<size_t>(q) * window.count, e),
+                       ElementAt(call.mine.send, static_cast<size_t>(q) * call.count + first, e), window.count, e);
         }
         RunCollective(meeting, rank, window);
-        CopyElements(At(call.mine.recv, first, e), recv_slot, window.count, e);
+        CopyElements(ElementAt(call.mine.recv, first, e), recv_slot, window.count, e);
       }
       return;
     case CollectiveKind::kAllGatherV:
     case CollectiveKind::kReduceScatterV: {
       const BlockLayout &layout = *call.layout;
-      size_t longest = 0;
-      for (int q = 0; q < n; ++q) longest = std::max(longest, layout.count(q));
+      const size_t longest = layout.longest();
       const bool gathers = call.kind == CollectiveKind::kAllGatherV;
       for (size_t first = 0; first < longest; first += shared) {
         auto blocks = std::make_shared<const BlockLayout>(WindowOfBlocks(layout, n, first, shared, e));
         window.layout = blocks;
         if (gathers) {
           // The send buffer holds this rank's block (NULL when empty); the receive buffer every block.
-          if (blocks->count(rank) > 0) CopyElements(send_slot, At(call.mine.send, first, e), blocks->count(rank), e);
+          if (blocks->count(rank) > 0) CopyElements(send_slot, ElementAt(call.mine.send, first, e), blocks->count(rank), e);
         } else {
           for (int q = 0; q < n; ++q) {
-            CopyElements(At(send_slot, blocks->offset(q), e), At(call.mine.send, layout.offset(q) + first, e),
+            CopyElements(ElementAt(send_slot, blocks->offset(q), e), ElementAt(call.mine.send, layout.offset(q) + first, e),
                          blocks->count(q), e);
           }
         }
         RunCollective(meeting, rank, window);
         if (gathers) {
           for (int q = 0; q < n; ++q) {
-            CopyElements(At(call.mine.recv, layout.offset(q) + first, e), At(recv_slot, blocks->offset(q), e),
+            CopyElements(ElementAt(call.mine.recv, layout.offset(q) + first, e), ElementAt(recv_slot, blocks->offset(q), e),
                          blocks->count(q), e);
           }
         } else {
-          if (blocks->count(rank) > 0) CopyElements(At(call.mine.recv, first, e), recv_slot, blocks->count(rank), e);
+          if (blocks->count(rank) > 0) CopyElements(ElementAt(call.mine.recv, first, e), recv_slot, blocks->count(rank), e);
         }
       }
       return;

@@ -17,11 +17,6 @@ namespace {
 // peer take at most this many bytes together (as the shared-memory slots do).
 constexpr size_t kWindowBytes = size_t{4} << 20;
 
-const char *At(const void *base, size_t elements, size_t element_size) {
-  return static_cast<const char *>(base) + elements * element_size;
-}
-char *At(void *base, size_t elements, size_t element_size) { return static_cast<char *>(base) + elements * element_size; }
-
 // `count` elements cut into n nearly equal blocks (AllReduce's), or n blocks of `count`.
 BlockLayout EqualParts(size_t count, int n, size_t element_size) {
   std::vector<size_t> counts(static_cast<size_t>(n), count / static_cast<size_t>(n));
@@ -33,11 +28,6 @@ BlockLayout Repeated(size_t count, int n, size_t element_size) {
   return BlockLayout(counts.data(), n, element_size);
 }
 
-size_t Longest(const BlockLayout &layout, int n) {
-  size_t longest = 0;
-  for (int q = 0; q < n; ++q) longest = std::max(longest, layout.count(q));
-  return longest;
-}
 
 struct Step {
   MPI_Comm comm;
@@ -54,7 +44,7 @@ void ReduceOwnBlock(const Step &step, const BlockLayout &layout, const void *sen
   const int n = step.nranks, me = step.rank;
   const size_t e = step.element_size;
   const size_t window = std::max<size_t>(1, kWindowBytes / (e * static_cast<size_t>(n)));
-  const size_t longest = Longest(layout, n);
+  const size_t longest = layout.longest();
   const auto part = [&](int q, size_t first) { return layout.count(q) > first ? std::min(window, layout.count(q) - first) : 0; };
   const size_t slot_elements = std::min(longest, window);  // one peer's part of a window
   std::vector<unsigned char> received(slot_elements * e * static_cast<size_t>(n - 1));
@@ -65,17 +55,17 @@ void ReduceOwnBlock(const Step &step, const BlockLayout &layout, const void *sen
     int slot = 0;
     for (int q = 0; q < n; ++q) {
       if (q == me) {
-        sources[static_cast<size_t>(q)] = At(send, layout.offset(me) + first, e);
+        sources[static_cast<size_t>(q)] = ElementAt(send, layout.offset(me) + first, e);
         continue;
       }
       const size_t theirs = part(q, first);
-      if (theirs > 0) exchange.Send(At(send, layout.offset(q) + first, e), theirs * e, q);
-      void *into = At(received.data(), static_cast<size_t>(slot++) * slot_elements, e);
+      if (theirs > 0) exchange.Send(ElementAt(send, layout.offset(q) + first, e), theirs * e, q);
+      void *into = ElementAt(received.data(), static_cast<size_t>(slot++) * slot_elements, e);
       if (mine > 0) exchange.Recv(into, mine * e, q);
       sources[static_cast<size_t>(q)] = into;
     }
     exchange.Wait();
-    if (mine > 0) reduce(sources.data(), n, At(dst, first, e), mine, n);
+    if (mine > 0) reduce(sources.data(), n, ElementAt(dst, first, e), mine, n);
   }
 }
 
@@ -84,13 +74,13 @@ void ReduceOwnBlock(const Step &step, const BlockLayout &layout, const void *sen
 void GatherBlocks(const Step &step, const BlockLayout &layout, const void *own, void *recv) {
   const int n = step.nranks, me = step.rank;
   const size_t e = step.element_size;
-  void *own_in_recv = At(recv, layout.offset(me), e);
+  void *own_in_recv = ElementAt(recv, layout.offset(me), e);
   if (own != own_in_recv && layout.count(me) > 0) std::memmove(own_in_recv, own, layout.count(me) * e);
   MpiExchange exchange(step.comm, step.tag);
   for (int q = 0; q < n; ++q) {
     if (q == me) continue;
     if (layout.count(me) > 0) exchange.Send(own_in_recv, layout.count(me) * e, q);
-    if (layout.count(q) > 0) exchange.Recv(At(recv, layout.offset(q), e), layout.count(q) * e, q);
+    if (layout.count(q) > 0) exchange.Recv(ElementAt(recv, layout.offset(q), e), layout.count(q) * e, q);
   }
   exchange.Wait();
 }
@@ -163,7 +153,7 @@ void MpiGroup::RunCollective(uint64_t sequence, const CollectiveCall &call) {
   switch (call.kind) {
     case CollectiveKind::kAllReduce: {
       const BlockLayout parts = EqualParts(call.count, n, e);
-      void *own = At(call.mine.recv, parts.offset(rank_), e);
+      void *own = ElementAt(call.mine.recv, parts.offset(rank_), e);
       ReduceOwnBlock(step, parts, call.mine.send, own, call.reduce);
       GatherBlocks(step, parts, own, call.mine.recv);
       return;
