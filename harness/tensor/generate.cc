@@ -59,6 +59,16 @@ void FillLargeMagnitudeRows(HostTensor &tensor, Rng &rng, size_t axis, double ma
   }
 }
 
+void ScaleRows(HostTensor &tensor, Rng &rng, double low, double high) {
+  RequireLastDim(tensor, "ScaleRows");
+  const size_t width = tensor.shape().back();
+  if (width == 0) return;
+  for (size_t start = 0; start < tensor.numel(); start += width) {
+    const double factor = std::exp2(Uniform(rng, std::log2(low), std::log2(high)));
+    for (size_t j = 0; j < width; ++j) tensor.SetAt(start + j, tensor.GetAt(start + j) * factor);
+  }
+}
+
 void FillSmallRmsRows(HostTensor &tensor, Rng &rng, double epsilon) {
   RequireLastDim(tensor, "FillSmallRmsRows");
   const size_t width = tensor.shape().back();

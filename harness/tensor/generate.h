@@ -30,6 +30,12 @@ void FillAwayFromZero(HostTensor &tensor, Rng &rng, double min_magnitude = 0.25,
 void FillLargeMagnitudeRows(HostTensor &tensor, Rng &rng, size_t axis, double magnitude = 120.0,
                             double spread = 4.0);
 
+// Multiplies each row along the last dimension by its own factor, log-uniform in [low,
+// high]. Long rows of one distribution have nearly equal statistics; scaled apart, a
+// per-row result (a norm's standard deviation) differs from row to row, so one row's value
+// written for every row, or rows mixed in a reduction, shows.
+void ScaleRows(HostTensor &tensor, Rng &rng, double low, double high);
+
 // Rows along the last dimension whose mean square is close to `epsilon` (a random factor
 // in [0.25, 4] of it). For such rows x / sqrt(mean(x²) + eps) and x / (sqrt(mean(x²)) + eps)
 // differ by tens of percent, so epsilon outside the square root is caught.

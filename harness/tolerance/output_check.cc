@@ -40,7 +40,7 @@ bool ElementMatches(double expected, double got, const Tolerance &tolerance) {
 }
 
 // Why the expected values cannot tell a right output from a wrong one, or "" when they can.
-std::string WeakDataReason(const std::vector<double> &expected, const Tolerance &tolerance) {
+std::string WeakReason(const std::vector<double> &expected, const Tolerance &tolerance) {
   if (expected.empty()) return "the output is empty";
   size_t finite = 0, zero_matches = 0;
   double lowest = HUGE_VAL, highest = -HUGE_VAL, largest_magnitude = 0.0;
@@ -74,6 +74,10 @@ std::vector<std::pair<std::string, double>> CompareResult::Metrics() const {
           {"mismatch_count", static_cast<double>(mismatch_count)}};
 }
 
+std::string WeakDataReason(const HostTensor &expected_fp64, const Tolerance &tolerance) {
+  return WeakReason(expected_fp64.ToDoubles(), tolerance);
+}
+
 CompareResult Compare(const HostTensor &expected_fp64, const HostTensor &got, const Tolerance &tolerance) {
   CompareResult result;
   if (expected_fp64.shape() != got.shape()) {
@@ -101,7 +105,7 @@ CompareResult Compare(const HostTensor &expected_fp64, const HostTensor &got, co
     }
   }
   result.pass = result.mismatch_count == 0;
-  result.weak_reason = WeakDataReason(expected, tolerance);
+  result.weak_reason = WeakReason(expected, tolerance);
   result.weak_data = !result.weak_reason.empty();
 
   std::ostringstream message;

@@ -51,4 +51,9 @@ inline constexpr size_t kMaxListedMismatches = 5;
 
 CompareResult Compare(const HostTensor &expected_fp64, const HostTensor &got, const Tolerance &tolerance);
 
+// Why `expected_fp64` cannot tell a right output from a wrong one under `tolerance` (the
+// weak_reason Compare gives), or "" when it can. A suite checks its data with it before any
+// backend runs.
+std::string WeakDataReason(const HostTensor &expected_fp64, const Tolerance &tolerance);
+
 }  // namespace infinicts

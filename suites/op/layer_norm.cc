@@ -3,7 +3,8 @@
 //
 // Data: most problems use rows with a common offset and a variance near epsilon, where
 // epsilon's placement and a variance computed as E[x²] - mean² (cancellation) both show;
-// one problem per dtype uses ordinary rows.
+// one problem per dtype uses ordinary rows, each scaled by its own factor in [0.5, 2] so that
+// the rows' standard deviations differ (long rows of one distribution would all share one).
 #include "common/layouts.h"
 #include "common/flop_counts.h"
 #include "common/op_cases.h"
@@ -75,6 +76,7 @@ struct LayerNormOp {
       FillSmallVarianceRows(t[3], rng, p.PassedEps());
     } else {
       FillAwayFromZero(t[3], rng, 0.25, 2.0);
+      ScaleRows(t[3], rng, 0.5, 2.0);  // rows of distinct standard deviations
     }
     FillAwayFromZero(t[4], rng, 0.5, 1.5);
     if (p.has_bias) FillAwayFromZero(t[5], rng, 0.25, 1.0);
