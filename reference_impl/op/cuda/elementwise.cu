@@ -21,10 +21,11 @@ struct Pointers {
   const T *in[NumIn];
 };
 
-// The strided kernel's parameters: the merged layout and the pointers.
-template <class T, size_t NumIn>
+// The strided kernel's parameters: the merged layout, the functor (its attributes) and the pointers.
+template <class T, class F, size_t NumIn>
 struct StridedParameters {
   StridedOperands<NumIn + 1> layout;
+  F f;
   Pointers<T, NumIn> pointers;
 };
 
@@ -106,7 +107,8 @@ void LaunchTyped(cudaStream_t stream, const F &f, const StridedOperands<NumIn + 
     const uint64_t threads_needed = layout.numel / Pack<T>::kCount + Pack<T>::kCount;
     ContiguousKernel<T, F, NumIn><<<BlocksFor(threads_needed), kThreads, 0, stream>>>(f, p, layout.numel, order);
   } else {
-    static_assert(FitsKernelParameters<StridedParameters<T, NumIn>>(), "the strided kernel's parameters must fit in 4 KB");
+    static_assert(FitsKernelParameters<StridedParameters<T, F, NumIn>>(),
+                  "the strided kernel's parameters must fit in 4 KB");
     StridedKernel<T, F, NumIn><<<BlocksFor(layout.numel), kThreads, 0, stream>>>(layout, f, p, order);
   }
 }
