@@ -2,7 +2,8 @@
 // ops/topkrouter.cc call them for NVIDIA descriptors): one thread per token row, running the
 // row's whole routing below. Each row function is plain host and device code taking the
 // row's values through a loader, so the host tests run exactly what a GPU thread runs. The
-// selection and the group score are the CPU path's own (ops/topk_select.h).
+// selection, the group score and Topkrouter's routing after its sigmoids are the CPU path's
+// own (ops/topk_select.h, ops/topkrouter_route.h).
 #ifndef INFINICTS_REF_OP_CUDA_MOE_ROUTING_H
 #define INFINICTS_REF_OP_CUDA_MOE_ROUTING_H
 
@@ -15,11 +16,13 @@
 #include "core/host_device.h"
 #include "cuda/kernel_limits.h"
 #include "ops/topk_select.h"
+#include "ops/topkrouter_route.h"
 
 namespace infinicts::ref::op::cuda {
 
 constexpr int64_t kTopksoftmaxMaxTopk = 32;  // the spec's bound (InfiniCore's kernels stop there)
-constexpr int64_t kRouterExperts = 256, kRouterGroups = 8, kRouterGroupSize = 32, kRouterKeptGroups = 4;
+// The router's shape, as the host tests name it here.
+using op::kRouterExperts, op::kRouterGroups, op::kRouterGroupSize, op::kRouterKeptGroups;
 
 // One Topksoftmax row: the topk largest logits (logit(i) as float, or double for F64),
 // their softmax over the row (or over themselves with norm) into values, in double.
@@ -42,39 +45,17 @@ INFINICTS_HOST_DEVICE void TopksoftmaxRow(const Load &logit, int64_t n, int64_t 
   }
 }
 
-// One Topkrouter row (DeepSeek-V3): s = sigmoid(x) (x(i) as double, s rounded to float);
-// b = s + bias (bias(i) as float) selects; a group scores the sum of its two largest b; the
-// 4 best groups stay; the topk largest b of those (0 elsewhere) are chosen, and their values
-// are scale · s / (Σ s of the chosen + 1e-9).
+// One Topkrouter row (DeepSeek-V3): s = sigmoid(x) (x(i) as double, s rounded to float), then
+// the CPU's routing (ops/topkrouter_route.h).
 template <class LoadX, class LoadBias>
 INFINICTS_HOST_DEVICE void TopkrouterRow(const LoadX &x, const LoadBias &bias, float scale, int64_t topk,
                                          float *values, int32_t *indices) {
   float scores[kRouterExperts];
-  double choice[kRouterExperts];
   for (int64_t i = 0; i < kRouterExperts; ++i) {
     scores[i] = static_cast<float>(1.0 / (1.0 + exp(-x(i))));  // e^(-x) = Inf gives 0
-    choice[i] = static_cast<double>(scores[i]) + static_cast<double>(bias(i));
   }
-  double group_score[kRouterGroups];
-  for (int64_t g = 0; g < kRouterGroups; ++g) {
-    group_score[g] = SumOfTwoLargest([&](int64_t i) { return choice[i]; }, g * kRouterGroupSize,
-                                     (g + 1) * kRouterGroupSize);
-  }
-  double kept_score[kRouterKeptGroups];
-  int32_t kept_group[kRouterKeptGroups];
-  SelectTopK<double>([&](int64_t g) { return group_score[g]; }, kRouterGroups, kRouterKeptGroups, kept_score,
-                        kept_group);
-  bool kept[kRouterGroups] = {};
-  for (int32_t g : kept_group) kept[g] = true;
-  for (int64_t i = 0; i < kRouterExperts; ++i) {
-    if (!kept[i / kRouterGroupSize]) choice[i] = 0.0;
-  }
-  double best[kRouterExperts];
-  SelectTopK<double>([&](int64_t i) { return choice[i]; }, kRouterExperts, topk, best, indices);
-  double sum = 1e-9;
-  for (int64_t j = 0; j < topk; ++j) sum += static_cast<double>(scores[indices[j]]);
-  const double factor = static_cast<double>(scale) / sum;
-  for (int64_t j = 0; j < topk; ++j) values[j] = static_cast<float>(factor * static_cast<double>(scores[indices[j]]));
+  double choice[kRouterExperts], best[kRouterExperts];
+  RouteTopkrouterRow(scores, bias, scale, topk, choice, best, values, indices);
 }
 
 // x [tokens, experts] of a float dtype (strides in elements); values F32 and indices I32

@@ -11,8 +11,9 @@
 #include <cstdint>
 
 #include "core/descriptor.h"
-#include "cuda/kernel_limits.h"
 #include "core/host_device.h"
+#include "cuda/kernel_limits.h"
+#include "ops/mrope_axis.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -28,14 +29,9 @@ struct MRoPEGeometry {
 };
 static_assert(FitsKernelParameters<MRoPEGeometry>(), "MRoPE's parameters must fit in 4 KB");
 
-// The position row (0 t, 1 h, 2 w) rotary frequency i < rotary_dim / 2 takes.
+// The position row (0 t, 1 h, 2 w) rotary frequency i < rotary_dim / 2 takes: the CPU's rule.
 INFINICTS_HOST_DEVICE inline int MRoPEAxis(const MRoPEGeometry &g, int64_t i) {
-  if (g.interleaved) {
-    if (i % 3 == 1 && i < 3 * g.section_h) return 1;
-    if (i % 3 == 2 && i < 3 * g.section_w) return 2;
-    return 0;
-  }
-  return i < g.section_t ? 0 : i < g.section_t + g.section_h ? 1 : 2;
+  return MRoPEAxisOf(i, g.section_t, g.section_h, g.section_w, g.interleaved != 0);
 }
 
 // Token t's three positions; false where any is outside [0, table_len) (the token is left

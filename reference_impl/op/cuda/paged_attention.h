@@ -17,8 +17,9 @@
 #include <cstdint>
 
 #include "core/descriptor.h"
-#include "cuda/kernel_limits.h"
 #include "core/host_device.h"
+#include "cuda/kernel_limits.h"
+#include "ops/paged_fit.h"
 
 namespace infinicts::ref::op::cuda {
 
@@ -56,16 +57,13 @@ INFINICTS_HOST_DEVICE inline int64_t BlockOfKey(const PagedAttentionGeometry &g,
   return ReadPagedIndex(tables, g.index, s * g.table_row + (j / g.block_size) * g.table_column);
 }
 
-// Whether a sequence of `length` keys fits its table row: 1 <= length <= max_blocks ·
-// block_size and every block it uses inside the pool (the others get NaN, as on the CPU).
-INFINICTS_HOST_DEVICE inline bool PagedSequenceFits(const PagedAttentionGeometry &g,
-                                                                    const void *tables, int64_t s, int64_t length) {
-  if (length < 1 || length > g.max_blocks * g.block_size) return false;
-  for (int64_t j = 0; j < length; j += g.block_size) {
-    const int64_t block = BlockOfKey(g, tables, s, j);
-    if (block < 0 || block >= g.num_blocks) return false;
-  }
-  return true;
+// Whether sequence s of `length` keys fits its table row: the CPU's rule (ops/paged_fit.h).
+INFINICTS_HOST_DEVICE inline bool PagedSequenceFits(const PagedAttentionGeometry &g, const void *tables, int64_t s,
+                                                    int64_t length) {
+  return FitsBlockTable(length, static_cast<uint64_t>(g.max_blocks), static_cast<uint64_t>(g.block_size),
+                        static_cast<uint64_t>(g.num_blocks), [&](uint64_t b) {
+                          return BlockOfKey(g, tables, s, static_cast<int64_t>(b) * g.block_size);
+                        });
 }
 
 // What one query row gets: untouched (a prefill row no sequence's range covers), NaN (its

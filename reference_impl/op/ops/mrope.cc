@@ -23,6 +23,7 @@
 #include "core/parallel.h"
 #include "core/simd.h"
 #include "infiniop.h"
+#include "ops/mrope_axis.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/mrope.h"
 #endif
@@ -118,11 +119,9 @@ cuda::MRoPEGeometry DeviceGeometry(const MRoPEPlan &p, const TensorLayout &posit
 std::vector<uint8_t> AxesOf(size_t half, size_t section_t, size_t section_h, size_t section_w, bool interleaved) {
   std::vector<uint8_t> axes(half);
   for (size_t i = 0; i < half; ++i) {
-    if (interleaved) {
-      axes[i] = (i % 3 == 1 && i < 3 * section_h) ? 1 : (i % 3 == 2 && i < 3 * section_w) ? 2 : 0;
-    } else {
-      axes[i] = i < section_t ? 0 : i < section_t + section_h ? 1 : 2;
-    }
+    axes[i] = static_cast<uint8_t>(MRoPEAxisOf(static_cast<int64_t>(i), static_cast<int64_t>(section_t),
+                                               static_cast<int64_t>(section_h), static_cast<int64_t>(section_w),
+                                               interleaved));
   }
   return axes;
 }

@@ -22,6 +22,7 @@
 #include "core/simd.h"
 #include "core/status.h"
 #include "core/tensor.h"
+#include "ops/paged_fit.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/paged_attention.h"
 #endif
@@ -160,20 +161,11 @@ inline std::vector<int64_t> ReadBlockTables(const PagedAttentionPlan &plan, cons
   return values;
 }
 
-// Whether a sequence of `length` keys fits its table row: 1 <= length <= max_blocks ·
-// block_size and every block it uses inside the pool. Such a sequence is computed; the
-// others get NaN (the spec leaves them open).
+// Whether sequence s of `length` keys fits its row of the copied block tables (ops/paged_fit.h).
 inline bool SequenceFits(const PagedAttentionPlan &plan, const std::vector<int64_t> &tables, size_t s,
                          int64_t length) {
-  if (length < 1 || static_cast<uint64_t>(length) > static_cast<uint64_t>(plan.max_blocks) * plan.block_size) {
-    return false;
-  }
-  const size_t used = (static_cast<size_t>(length) + plan.block_size - 1) / plan.block_size;
-  for (size_t b = 0; b < used; ++b) {
-    const int64_t block = tables[s * plan.max_blocks + b];
-    if (block < 0 || static_cast<uint64_t>(block) >= plan.num_blocks) return false;
-  }
-  return true;
+  return FitsBlockTable(length, plan.max_blocks, plan.block_size, plan.num_blocks,
+                        [&](uint64_t b) { return tables[s * plan.max_blocks + b]; });
 }
 
 // n contiguous elements as F32.

@@ -20,6 +20,7 @@
 #include "core/simd.h"
 #include "infiniop.h"
 #include "ops/topk_select.h"
+#include "ops/topkrouter_route.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/moe_routing.h"
 #endif
@@ -27,8 +28,7 @@
 namespace infinicts::ref::op {
 namespace {
 
-constexpr size_t kExperts = 256, kGroups = 8, kGroupSize = 32, kKeptGroups = 4;
-constexpr double kSumEpsilon = 1e-9;
+constexpr size_t kExperts = static_cast<size_t>(kRouterExperts);
 
 struct TopkrouterPlan {
   infiniDtype_t dtype;
@@ -78,31 +78,8 @@ void Run(const TopkrouterPlan &plan, float *values, int32_t *indices, const T *x
     double *best = RouterScratch<double, 1>(topk);
     for (size_t r = begin; r < end; ++r) {
       RowScores(x + static_cast<ptrdiff_t>(r) * plan.token_stride, plan.expert_stride, scores);
-      // choice holds the biased scores b, then the selection scores c.
-      for (size_t i = 0; i < kExperts; ++i) {
-        const float bias_i = bias[static_cast<ptrdiff_t>(i) * plan.bias_stride];
-        choice[i] = static_cast<double>(scores[i]) + static_cast<double>(bias_i);
-      }
-      double group_score[kGroups];
-      for (size_t g = 0; g < kGroups; ++g) {
-        group_score[g] = SumOfTwoLargest([choice](int64_t i) { return choice[i]; },
-                                         static_cast<int64_t>(g * kGroupSize), static_cast<int64_t>((g + 1) * kGroupSize));
-      }
-      double kept_score[kKeptGroups];
-      uint32_t kept_group[kKeptGroups];
-      SelectTopK([&group_score](int64_t g) { return group_score[g]; }, kGroups, kKeptGroups, kept_score, kept_group);
-      bool kept[kGroups] = {};
-      for (uint32_t g : kept_group) kept[g] = true;
-      for (size_t i = 0; i < kExperts; ++i) {
-        if (!kept[i / kGroupSize]) choice[i] = 0.0;
-      }
-      int32_t *chosen = indices + r * topk;
-      SelectTopK([choice](int64_t i) { return choice[i]; }, kExperts, static_cast<int64_t>(topk), best, chosen);
-      double sum = kSumEpsilon;
-      for (size_t j = 0; j < topk; ++j) sum += static_cast<double>(scores[chosen[j]]);
-      const double scale = static_cast<double>(routed_scaling_factor) / sum;
-      float *out = values + r * topk;
-      for (size_t j = 0; j < topk; ++j) out[j] = static_cast<float>(scale * static_cast<double>(scores[chosen[j]]));
+      RouteTopkrouterRow(scores, [&](int64_t i) { return bias[i * plan.bias_stride]; }, routed_scaling_factor,
+                         static_cast<int64_t>(topk), choice, best, values + r * topk, indices + r * topk);
     }
   });
 }
