@@ -9,9 +9,10 @@
 // 2·block_size and ones ending inside a block in one batch; groups of 1, 2, 4 and 8 query
 // heads per kv head; scales that are not 1/sqrt(head_size); per-head ALiBi slopes present,
 // absent, and absent with a pointer to NaN passed all the same; logits beyond 88 (e^x
-// overflows F32 without the max subtracted); block sizes 8, 16 and 32; I32, I64 and U32
-// indices; MLA's 576/512 head sizes; q and out as fused-QKV columns, padded, offset and
-// backwards views, pools slot-major, with spare slots and padded.
+// overflows F32 without the max subtracted); a sequence filling its whole block-table row
+// (a bound off by one, or a table read one entry too far, shows); block sizes 8, 16 and 32;
+// I32, I64 and U32 indices; MLA's 576/512 head sizes; q and out as fused-QKV columns, padded,
+// offset and backwards views, pools slot-major, with spare slots and padded.
 #include <functional>
 #include <string>
 #include <vector>
@@ -79,6 +80,9 @@ struct PagedAttentionOp {
     large.q_max = 2.0;
     Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, 4, 1, 576, 16, 0.07);
     mla.value_size = 512;
+    // 48 keys fill three blocks and the row's three entries; 32 leave one entry unused.
+    Problem full = Make(dtype, INFINI_DTYPE_I32, "length_at_table_end", {48, 17, 32}, 4, 2, 64, 16, 0.2);
+    full.full_table = true;
     return {
         Make(dtype, INFINI_DTYPE_I64, "length_edges", edges, 8, 2, 64, 16, 0.2),
         Make(dtype, INFINI_DTYPE_I32, "gqa_alibi", edges, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
@@ -89,6 +93,7 @@ struct PagedAttentionOp {
         Make(dtype, INFINI_DTYPE_I32, "long_context", {1000}, 4, 1, 128, 16, 0.15),
         mla,
         Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, 4, 2, 64, 16, 0.2, AlibiUse::kNoneJunkPointer),
+        full,
     };
   }
 

@@ -7,7 +7,8 @@
 // chunks (L > n), so a mask counted from the chunk's start shows; chunks starting and ending
 // inside blocks and at block boundaries; unequal query counts packed in one batch (1, 17, 7,
 // 16), so a sequence's queries located by s·n or by its length show; sequences of one query
-// (decode through prefill); a chunk of 200 queries over 400 keys (the tiles of a kernel).
+// (decode through prefill); a chunk of 200 queries over 400 keys (the tiles of a kernel); a
+// chunk ending at the last slot of a full block-table row.
 #include <functional>
 #include <string>
 #include <vector>
@@ -77,6 +78,9 @@ struct PagedAttentionPrefillOp {
     large.q_max = 2.0;
     Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, {4, 33}, 4, 1, 576, 16, 0.07);
     mla.value_size = 512;
+    // A chunk of 16 ending at key 48, which fills the row's three blocks and entries.
+    Problem full = Make(dtype, INFINI_DTYPE_I32, "chunk_at_table_end", {48, 20}, {16, 4}, 4, 2, 64, 16, 0.2);
+    full.full_table = true;
     return {
         Make(dtype, INFINI_DTYPE_I32, "packed_chunks", keys, queries, 8, 2, 64, 16, 0.2),
         Make(dtype, INFINI_DTYPE_I64, "packed_alibi", keys, queries, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
@@ -89,6 +93,7 @@ struct PagedAttentionPrefillOp {
         mla,
         Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, {3, 5}, 4, 2, 64, 16, 0.2,
              AlibiUse::kNoneJunkPointer),
+        full,
     };
   }
 

@@ -9,8 +9,9 @@
 // the global top k reaches into dropped groups (a selection that ignores the groups picks
 // others); rows of few levels, where equal biased scores and equal group scores leave only
 // the tie rules to decide; logits of ±100, where e^x / (1 + e^x) is NaN; and biases so
-// negative that masked experts, at 0, outrank most kept ones. Every row is redrawn until
-// its decisive gaps exceed 1e-4, so F32 arithmetic ranks as the fp64 oracle does. topk 2, 8
+// negative that masked experts, at 0, outrank most kept ones; and faint rows, whose chosen
+// sigmoids sum to a few 1e-9, where the 1e-9 added to that sum shows. Every row is redrawn
+// until its decisive gaps exceed 1e-4, so F32 arithmetic ranks as the fp64 oracle does. topk 2, 8
 // (DeepSeek-V3's), 32 and 256 (every expert: the kept groups' in order, then the masked
 // ones by index); topk 1 would write routed_scaling_factor everywhere, so it is not run.
 #include "common/flop_counts.h"
@@ -114,6 +115,7 @@ struct TopkrouterOp {
       problems.push_back(Make(dtype, 6, 8, RouterRows::kLarge));
       problems.push_back(Make(dtype, 6, 8, RouterRows::kNegativeBias));
       problems.push_back(Make(dtype, 6, 32, RouterRows::kNegativeBias));
+      problems.push_back(Make(dtype, 6, 8, RouterRows::kFaint));
       // Rows of x with gaps, misaligned, walked backwards, one row for every token; a misaligned bias.
       const std::pair<LayoutKind, LayoutKind> layouts[] = {{LayoutKind::kPadded, LayoutKind::kContiguous},
                                                            {LayoutKind::kOffset, LayoutKind::kOffset},

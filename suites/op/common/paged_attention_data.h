@@ -7,7 +7,9 @@
 // every third one (b mod 3 = 1) kept free while spare blocks remain, and the sequences take
 // turns, one logical block each. So each sequence's blocks run backwards through the pool
 // with other sequences' and free blocks between them, and no sequence's block b is pool block
-// b. Every row has unused entries past its blocks, pointing at a free block.
+// b. Every row has unused entries past its blocks, pointing at a free block, except in
+// full-table problems, where the longest sequence fills its row (max_blocks · block_size
+// keys) and the entry after its last is the next row's first.
 //
 // Data: only the live rows (position j < seq_lens[s] of each sequence's blocks, every kv
 // head) are written: keys ±[0.25, 1.25], values ±[0.25, 2]. The rest of both pools (free
@@ -88,6 +90,7 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
   std::vector<int64_t> queries;  // per sequence: the last queries[s] positions (decode: 1 each)
   size_t heads = 4, kv_heads = 2, head_size = 64, value_size = 64, block_size = 16;
   size_t spare_blocks = 3;  // free blocks in the pool (NaN), at least 1
+  bool full_table = false;  // block_tables without a spare column: the longest sequence fills its row
   double scale = 0.2;
   double q_min = 0.25, q_max = 1.25;
   AlibiUse alibi = AlibiUse::kNone;
@@ -116,6 +119,7 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
                        (value_size != head_size ? "_vd" + std::to_string(value_size) : std::string()) + "_bs" +
                        std::to_string(block_size) + "__" + list("keys", keys);
     if (prefill) name += "__" + list("queries", queries);
+    if (full_table) name += "__full_table";
     const char *bias = alibi == AlibiUse::kSlopes ? "alibi" : alibi == AlibiUse::kNone ? "no_alibi"
                                                                                         : "no_alibi_junk_pointer";
     return name + "__scale_" + NumberName(scale) + "__" + bias + "__q_" + QueryLayoutName(q_layout) + "_out_" +
@@ -140,6 +144,7 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
                         {"out_layout", QueryLayoutName(out_layout)},
                         {"pool_layout", CacheLayoutName(pool_layout)}};
     if (prefill) json["queries"] = queries;
+    if (full_table) json["full_table"] = true;
     return json.dump();
   }
 };
@@ -151,7 +156,8 @@ struct BlockAssignment {
 };
 
 // The block tables described at the top of this file.
-inline BlockAssignment AssignBlocks(const std::vector<int64_t> &keys, size_t block_size, size_t spare_blocks) {
+inline BlockAssignment AssignBlocks(const std::vector<int64_t> &keys, size_t block_size, size_t spare_blocks,
+                                    bool full_table) {
   if (spare_blocks < 1 || block_size < 1) throw std::logic_error("AssignBlocks: no free block or block_size 0");
   std::vector<size_t> need(keys.size());
   size_t used = 0, most = 0;
@@ -162,7 +168,7 @@ inline BlockAssignment AssignBlocks(const std::vector<int64_t> &keys, size_t blo
   }
   BlockAssignment a;
   a.num_blocks = used + spare_blocks;
-  a.max_blocks = most + 1;  // one unused entry per row at least
+  a.max_blocks = full_table ? most : most + 1;  // else one unused entry per row at least
   std::vector<int64_t> order, kept_free;
   for (size_t b = a.num_blocks; b-- > 0;) {
     if (kept_free.size() < spare_blocks && b % 3 == 1) {
@@ -184,7 +190,7 @@ inline BlockAssignment AssignBlocks(const std::vector<int64_t> &keys, size_t blo
 }
 
 inline BlockAssignment AssignBlocks(const PagedAttentionProblem &p) {
-  return AssignBlocks(p.keys, p.block_size, p.spare_blocks);
+  return AssignBlocks(p.keys, p.block_size, p.spare_blocks, p.full_table);
 }
 
 // ALiBi's slopes for `heads` heads: 2^(−8(h+1)/heads), one per query head.

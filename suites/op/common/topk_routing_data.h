@@ -102,6 +102,7 @@ enum class RouterRows {
   kTies,          // x of 9 levels, bias of 3: equal biased scores, equal group scores
   kLarge,         // kRandom with a quarter of the logits at ±100: sigmoid's e^x overflows there
   kNegativeBias,  // bias in [-2, -0.95): few kept experts score above the masked ones' 0
+  kFaint,         // x in [-26, -20): the chosen sigmoids sum to a few 1e-9, so the sum's 1e-9 shows
 };
 
 inline const char *RouterRowsName(RouterRows kind) {
@@ -110,6 +111,7 @@ inline const char *RouterRowsName(RouterRows kind) {
     case RouterRows::kTies: return "ties";
     case RouterRows::kLarge: return "large";
     case RouterRows::kNegativeBias: return "negative_bias";
+    case RouterRows::kFaint: return "faint";
   }
   return "rows";
 }
@@ -130,7 +132,9 @@ inline void FillRouterBias(HostTensor &bias, Rng &rng, RouterRows kind) {
 }
 
 inline void FillRouterLogitRow(HostTensor &x, size_t row, Rng &rng, RouterRows kind) {
-  std::uniform_real_distribution<double> uniform(-4.0, 4.0);
+  std::uniform_real_distribution<double> uniform = kind == RouterRows::kFaint
+                                                       ? std::uniform_real_distribution<double>(-26.0, -20.0)
+                                                       : std::uniform_real_distribution<double>(-4.0, 4.0);
   std::uniform_int_distribution<int> nine(-4, 4), four(0, 3);
   std::bernoulli_distribution positive(0.5);
   for (size_t i = 0; i < x.shape()[1]; ++i) {
@@ -141,13 +145,19 @@ inline void FillRouterLogitRow(HostTensor &x, size_t row, Rng &rng, RouterRows k
 }
 
 // Fills correction_bias, then x row by row, drawing again every row whose oracle margin
-// (oracle::TopkrouterResult::row_margins) is below kRouterMinMargin.
+// (oracle::TopkrouterResult::row_margins) is below kRouterMinMargin. Faint rows' sigmoids
+// (below 1e-8) cannot move their ranking, which is the bias's: there a failed draw draws the
+// bias and every row again.
 inline void FillRouterInputs(HostTensor &x, HostTensor &bias, Rng &rng, RouterRows kind,
                              float routed_scaling_factor, size_t topk) {
-  FillRouterBias(bias, rng, kind);
-  std::vector<size_t> to_draw(x.shape()[0]);
-  std::iota(to_draw.begin(), to_draw.end(), size_t{0});
+  const size_t tokens = x.shape()[0];
+  std::vector<size_t> to_draw;
   for (int draw = 0; draw < kRouterMaxDraws; ++draw) {
+    if (draw == 0 || kind == RouterRows::kFaint) {
+      FillRouterBias(bias, rng, kind);
+      to_draw.resize(tokens);
+      std::iota(to_draw.begin(), to_draw.end(), size_t{0});
+    }
     for (size_t row : to_draw) FillRouterLogitRow(x, row, rng, kind);
     const oracle::TopkrouterResult expected = oracle::Topkrouter(x, bias, routed_scaling_factor, topk);
     to_draw.clear();
