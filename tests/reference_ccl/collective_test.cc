@@ -390,27 +390,64 @@ TEST_F(CollectiveTest, CountZeroCompletesAndTouchesNothing) {
   CheckAllReduce(All(), INFINI_DTYPE_U8, INFINICCL_SUM, 9, false, Driving::kOneThread);
 }
 
-TEST_F(CollectiveTest, GroupAroundASingleThreadLoop) {
-  constexpr size_t kCount = 50;
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
-  for (int rank = 0; rank < kRanks; ++rank) {
-    buffers.push_back(std::make_unique<DeviceBuffer>(rank, kCount * 4));
-    buffers.back()->Upload(Encode(INFINI_DTYPE_F32, Inputs(INFINICCL_SUM, INFINI_DTYPE_F32, rank, kCount)));
+// Every rank's F32 SUM AllReduce in place, issued from one thread inside one group.
+class OneThreadGroupTest : public CclTest {
+ protected:
+  void UploadInputs(size_t count) {
+    count_ = count;
+    for (int rank = 0; rank < kRanks; ++rank) {
+      buffers_.push_back(std::make_unique<DeviceBuffer>(rank, count * 4));
+      buffers_.back()->Upload(Encode(INFINI_DTYPE_F32, Inputs(INFINICCL_SUM, INFINI_DTYPE_F32, rank, count)));
+    }
   }
-  ASSERT_OK(infinicclGroupStart(comms_[0]));
-  for (int rank = 0; rank < kRanks; ++rank) {
-    const size_t r = static_cast<size_t>(rank);
-    ASSERT_OK(infinicclAllReduce(buffers[r]->get(), buffers[r]->get(), kCount, INFINI_DTYPE_F32, INFINICCL_SUM,
-                                 comms_[r], streams_[r]));
+  void IssueInOneGroup() {
+    ASSERT_OK(infinicclGroupStart(comms_[0]));
+    for (size_t r = 0; r < buffers_.size(); ++r) {
+      ASSERT_OK(infinicclAllReduce(buffers_[r]->get(), buffers_[r]->get(), count_, INFINI_DTYPE_F32, INFINICCL_SUM,
+                                   comms_[r], streams_[r]));
+    }
+    ASSERT_OK(infinicclGroupEnd(comms_[0]));
   }
-  ASSERT_OK(infinicclGroupEnd(comms_[0]));
+  void ExpectSums(const std::string &how) {
+    std::vector<double> want(count_);
+    for (size_t i = 0; i < count_; ++i) want[i] = Reduced(INFINICCL_SUM, INFINI_DTYPE_F32, kRanks, i);
+    for (size_t r = 0; r < buffers_.size(); ++r) {
+      ExpectValues(Decode(INFINI_DTYPE_F32, buffers_[r]->Download(count_ * 4)), want,
+                   "rank " + std::to_string(r) + how);
+    }
+  }
+
+  size_t count_ = 0;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
+};
+
+TEST_F(OneThreadGroupTest, GroupAroundASingleThreadLoop) {
+  UploadInputs(50);
+  IssueInOneGroup();
   SyncAll();
-  std::vector<double> want(kCount);
-  for (size_t i = 0; i < kCount; ++i) want[i] = Reduced(INFINICCL_SUM, INFINI_DTYPE_F32, kRanks, i);
+  ExpectSums("");
+}
+
+// The one-thread pattern NCCL prescribes (every rank's collective inside one group), then a
+// blocking read with no stream synchronized: it waits for the work on every stream of the
+// buffer's device (reference_impl/README.md), so it sees the reduced values. Each stream is
+// kept busy with large copies ahead of the group, so a read that did not wait would see the
+// inputs. One thread issuing ungrouped collectives and blocking between them is outside
+// NCCL's rules and hangs, on the CPU as with cudaMemcpy.
+TEST_F(OneThreadGroupTest, ABlockingReadAfterAGroupSeesTheCollectiveDone) {
+  constexpr size_t kBusyBytes = size_t{64} << 20;
+  UploadInputs(size_t{1} << 16);
+  std::vector<std::unique_ptr<DeviceBuffer>> busy_from, busy_to;
   for (int rank = 0; rank < kRanks; ++rank) {
-    ExpectValues(Decode(INFINI_DTYPE_F32, buffers[static_cast<size_t>(rank)]->Download(kCount * 4)), want,
-                 "rank " + std::to_string(rank));
+    busy_from.push_back(std::make_unique<DeviceBuffer>(rank, kBusyBytes));
+    busy_to.push_back(std::make_unique<DeviceBuffer>(rank, kBusyBytes));
+    for (int copy = 0; copy < 4; ++copy) {
+      ASSERT_OK(infinirtMemcpyAsync(busy_to.back()->get(), busy_from.back()->get(), kBusyBytes, INFINIRT_MEMCPY_D2D,
+                                    streams_[static_cast<size_t>(rank)]));
+    }
   }
+  IssueInOneGroup();
+  ExpectSums(", read without a stream synchronize");
 }
 
 }  // namespace
