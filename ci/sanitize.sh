@@ -20,7 +20,8 @@ suites="${2:-$suites}"  # a narrower list, to look at one suite
 build="build-$mode"
 mkdir -p "$build"
 # -O1 -g1: line numbers in the reports at a fraction of the compile time of -O2 -g.
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+source ci/ccache.sh
+cmake -S . -B "$build" "${ccache_args[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DINFINICTS_CUDA=OFF -DINFINICTS_SANITIZE="$sanitizers" "${extra[@]}" \
   > "$build/configure.log" 2>&1 || { cat "$build/configure.log"; exit 1; }
 targets=(infinicts infinirt infiniop infiniccl)

@@ -2,7 +2,8 @@
 # Installs every build and test dependency from Debian packages. Quick when they
 # are already there: apt is asked only for what is missing. Chromium renders the
 # HTML report in a test (the charts must draw in a real browser); OpenMPI runs the
-# collectives with one process per rank under mpirun.
+# collectives with one process per rank under mpirun. ccache lets a fresh clone reuse the
+# objects of an earlier build (ci/build.sh).
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libopenblas-dev
   openmpi-bin libopenmpi-dev
   chromium fonts-dejavu-core
+  ccache
 )
 
 missing=()
