@@ -321,7 +321,9 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       }
     }
     display.OnResult(result);
-    report.Add(std::move(result));
+    // A second result for a case amends the first: a crash charged to it once rerun alone
+    // showed the case after it was innocent (runner/suite_runner.h).
+    if (!report.Replace(result)) report.Add(std::move(result));
     report_file.Update();
   };
   const auto on_tick = [&](const cts::ListedCase *running) { display.OnTick(running); };

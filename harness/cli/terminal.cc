@@ -121,6 +121,11 @@ void PrintSummary(std::FILE *out, const report::Report &report, const std::strin
     }
   }
   print_row("all", "", report.counts());
+  if (const int crashes = report.counts()[Status::kCrash]; crashes > 0) {
+    const int invalid = report.crashes_on_invalid_input();
+    std::fprintf(out, "crashes: %d on valid input, %d on invalid input (a NULL or bad argument the backend did not refuse)\n",
+                 crashes - invalid, invalid);
+  }
 
   for (const std::string &failure : report.run.failures) {
     std::fprintf(out, "\nrun failure (no case owns it): %s\n", FirstLine(failure).c_str());

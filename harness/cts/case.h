@@ -25,6 +25,7 @@
 
 #include "backend/backend.h"
 #include "backend/names.h"
+#include "cts/call_tracing.h"
 #include "cts/root_cause.h"
 
 namespace infinicts::cts {
@@ -48,6 +49,10 @@ void RecordMetric(const std::string &name, double value);
 // Records, for a SHOULD clause, whether `status` is one of `recommended` (CTS_SHOULD_ANSWER).
 void RecordShould(const std::string &metric, int status, std::initializer_list<int> recommended);
 
+// A call refused bad input as it must, but with `status` where the spec names `named`: the exact
+// status is a SHOULD. Counts `refused_with_other_status` and says which call in the case's message.
+void RecordOtherRefusal(const std::string &call, int status, int named);
+
 // The running case tests a capability the spec leaves optional ("f64", "i32"): refused, it ends
 // `unsupported` without keeping a level from being reached, and is listed as missing.
 void NoteOptionalCapability(const std::string &capability);
@@ -58,6 +63,10 @@ void RecordTiming(const nlohmann::json &timing);
 // The perf profile the run asked for (INFINICTS_PROFILE): "quick" (the default) or
 // "full", which adds the long sweeps. Perf parameter lists read it when they register.
 bool FullProfile();
+
+// A line the running case's message carries even when it passes: how it ran where the backend
+// left it a choice ("ran its two streams' calls on the NULL stream, which StreamCreate handed out").
+void NoteHowItRan(const std::string &note);
 
 // A seed derived from the running case's full name: every random input is reproducible.
 uint64_t CaseSeed();
@@ -79,14 +88,20 @@ struct NameFromParam {
   }
 };
 
-// Case metadata, registered next to each test by the CTS_TEST_* macros.
+// What a case feeds the backend: valid input, or invalid input it must refuse (NULL or bad
+// arguments, a double free). Cases of invalid input run after the others of their suite, and
+// a crash in one of their probes is counted apart from a crash on valid input.
+enum class CaseInput { kValid, kInvalid };
+
+// Case metadata, registered next to each test by the CTS_TEST_* and CTS_PROBE_* macros.
 struct CaseMeta {
   std::string mode;  // empty for parameterised cases: the instantiation prefix names it
   std::string subject;
   std::vector<std::string> clauses;
+  CaseInput input = CaseInput::kValid;
 };
 bool RegisterCase(const char *fixture, const char *test, const char *mode, const char *subject,
-                  std::vector<std::string> clauses);
+                  std::vector<std::string> clauses, CaseInput input = CaseInput::kValid);
 const CaseMeta *FindCase(const std::string &fixture, const std::string &test);
 // The metadata of a registered test, and of the case running now (nullptr outside a case).
 const CaseMeta *CaseMetaOf(const testing::TestInfo &info);
@@ -99,6 +114,14 @@ class CaseBase : public testing::Test {
 };
 template <class P>
 class ParamCase : public CaseBase, public testing::WithParamInterface<P> {};
+
+// Makes `call` (answering a status) as a probe of invalid input: a crash inside it names the
+// call and its NULL arguments and counts as a crash on invalid input (cts/call_tracing.h).
+template <class Call>
+int ProbeInvalidInput(const char *source, Call &&call) {
+  InvalidInputProbe probe(source);
+  return static_cast<int>(call());
+}
 
 // NOT_IMPLEMENTED and DEVICE_TYPE_NOT_SUPPORTED mean the backend does not support the call.
 bool IsUnsupportedStatus(int status);
@@ -114,6 +137,18 @@ inline constexpr const char *kUnsupportedPrefix = "unsupported: ";
 #define CTS_TEST_F(Fixture, Test, mode, subject, ...)                                                      \
   static const bool cts_case_##Fixture##_##Test [[maybe_unused]] =                                         \
       ::infinicts::cts::RegisterCase(#Fixture, #Test, mode, subject, {__VA_ARGS__});                      \
+  TEST_F(Fixture, Test)
+
+// Cases of invalid input (cts::CaseInput::kInvalid): their probes use CTS_ASSERT_STATUS,
+// CTS_ASSERT_ERROR or CTS_SHOULD_ANSWER, and a case of valid input holds none.
+#define CTS_PROBE_P(Fixture, Test, subject, ...)                                                           \
+  static const bool cts_case_##Fixture##_##Test [[maybe_unused]] = ::infinicts::cts::RegisterCase(         \
+      #Fixture, #Test, "", subject, {__VA_ARGS__}, ::infinicts::cts::CaseInput::kInvalid);                 \
+  TEST_P(Fixture, Test)
+
+#define CTS_PROBE_F(Fixture, Test, mode, subject, ...)                                                     \
+  static const bool cts_case_##Fixture##_##Test [[maybe_unused]] = ::infinicts::cts::RegisterCase(         \
+      #Fixture, #Test, mode, subject, {__VA_ARGS__}, ::infinicts::cts::CaseInput::kInvalid);               \
   TEST_F(Fixture, Test)
 
 // Ends the case `unsupported` when the backend lacks the symbol.
@@ -189,20 +224,43 @@ inline constexpr const char *kUnsupportedPrefix = "unsupported: ";
     }                                                                                                      \
   } while (0)
 
-// For a case that runs work on several created streams side by side: ends it `blocked` when
-// StreamCreate gave the same stream twice (a backend may answer with the NULL stream, which
-// runs every case that needs one stream, and RT-STREAM-2 fails alone).
+// For a case that runs work on several created streams side by side. A runtime that hands out
+// the NULL stream from every StreamCreate (one that runs work at the call, say) keeps every
+// ordering rule on it: the case runs its calls on that one stream, interleaved as before, and
+// says so. The same non-NULL stream twice breaks RT-STREAM-2: the case ends `blocked`.
 #define CTS_REQUIRE_DISTINCT_STREAMS(...)                                                                 \
   do {                                                                                                     \
-    if (const std::string cts_same_ = ::infinicts::cts::RepeatedStream({__VA_ARGS__}); !cts_same_.empty()) \
+    const std::vector<void *> cts_streams_{__VA_ARGS__};                                                  \
+    if (const std::string cts_same_ = ::infinicts::cts::RepeatedStream(cts_streams_); !cts_same_.empty()) { \
+      if (!::infinicts::cts::AllNullStreams(cts_streams_))                                                 \
+        CTS_BLOCK("infinirtStreamCreate answered SUCCESS with " << cts_same_                               \
+                                                                 << " twice, and this case needs distinct streams", \
+                  *::infinicts::cts::RootCauseOf("infinirtStreamCreate"));                                 \
+      ::infinicts::cts::NoteHowItRan("ran its streams' work on the NULL stream, which infinirtStreamCreate handed out"); \
+    }                                                                                                      \
+  } while (0)
+
+// For a case that checks what passes between two streams (a cross-stream wait, an event's time on
+// one stream while another works), which one stream cannot show: skipped where StreamCreate hands
+// out the NULL stream, `blocked` where it gave the same non-NULL stream twice (RT-STREAM-2).
+#define CTS_REQUIRE_TWO_STREAMS(...)                                                                      \
+  do {                                                                                                     \
+    const std::vector<void *> cts_streams_{__VA_ARGS__};                                                  \
+    if (const std::string cts_same_ = ::infinicts::cts::RepeatedStream(cts_streams_); !cts_same_.empty()) { \
+      if (::infinicts::cts::AllNullStreams(cts_streams_))                                                  \
+        GTEST_SKIP() << "needs two streams, and infinirtStreamCreate hands out the NULL stream only";     \
       CTS_BLOCK("infinirtStreamCreate answered SUCCESS with " << cts_same_                                 \
                                                                << " twice, and this case needs distinct streams", \
                 *::infinicts::cts::RootCauseOf("infinirtStreamCreate"));                                   \
+    }                                                                                                      \
   } while (0)
 
 // Asserts a given status (for bad input). NOT_IMPLEMENTED and DEVICE_TYPE_NOT_SUPPORTED, unless
-// expected, end the case `unsupported`: the backend lacks the function or the device type.
-#define CTS_ASSERT_STATUS(call, expected) CTS_ASSERT_STATUS_AS(static_cast<int>(call), std::string(#call), expected)
+// expected, end the case `unsupported`: the backend lacks the function or the device type. Another
+// error status than the one expected is a refusal all the same: the exact status is a SHOULD
+// (docs/spec/README.md "Statuses"), recorded by RecordOtherRefusal, and the case goes on.
+#define CTS_ASSERT_STATUS(call, expected) \
+  CTS_ASSERT_STATUS_AS(::infinicts::cts::ProbeInvalidInput(#call, [&] { return call; }), std::string(#call), expected)
 
 // CTS_ASSERT_STATUS for a status already in hand, `call_text` (a std::string) naming the call.
 #define CTS_ASSERT_STATUS_AS(status, call_text, expected)                                                  \
@@ -214,20 +272,23 @@ inline constexpr const char *kUnsupportedPrefix = "unsupported: ";
       if (::infinicts::cts::IsUnsupportedStatus(cts_status_))                                              \
         GTEST_SKIP() << ::infinicts::cts::kUnsupportedPrefix << cts_call_ << " answered "                  \
                      << ::infinicts::StatusName(cts_status_);                                              \
-      GTEST_FATAL_FAILURE_((cts_call_ + " answered " + ::infinicts::StatusName(cts_status_) + ", expected " + \
-                            ::infinicts::StatusName(cts_expected_))                                        \
-                               .c_str());                                                                  \
+      if (cts_expected_ == INFINI_STATUS_SUCCESS || cts_status_ == INFINI_STATUS_SUCCESS)                  \
+        GTEST_FATAL_FAILURE_((cts_call_ + " answered " + ::infinicts::StatusName(cts_status_) + ", expected " + \
+                              ::infinicts::StatusName(cts_expected_))                                      \
+                                 .c_str());                                                                \
+      ::infinicts::cts::RecordOtherRefusal(cts_call_, cts_status_, cts_expected_);                         \
     }                                                                                                      \
   } while (0)
 
 // For a SHOULD clause (recorded, passing): records `metric` as 1 when `call` answered one of the
 // recommended statuses and 0 when not, and `metric`_status as the status it answered.
-#define CTS_SHOULD_ANSWER(call, metric, ...) ::infinicts::cts::RecordShould(metric, static_cast<int>(call), {__VA_ARGS__})
+#define CTS_SHOULD_ANSWER(call, metric, ...) \
+  ::infinicts::cts::RecordShould(metric, ::infinicts::cts::ProbeInvalidInput(#call, [&] { return call; }), {__VA_ARGS__})
 
 // Asserts any status but SUCCESS, for input whose exact error status the spec leaves open.
 #define CTS_ASSERT_ERROR(call)                                                                             \
   do {                                                                                                     \
-    const int cts_status_ = static_cast<int>(call);                                                        \
+    const int cts_status_ = ::infinicts::cts::ProbeInvalidInput(#call, [&] { return call; });              \
     if (cts_status_ == INFINI_STATUS_SUCCESS)                                                              \
       GTEST_FATAL_FAILURE_(#call " answered INFINI_STATUS_SUCCESS, expected an error status");             \
   } while (0)

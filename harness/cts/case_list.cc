@@ -17,6 +17,7 @@ nlohmann::json ToJson(const ListedCase &listed) {
                       {"subject", listed.subject}, {"mode", listed.mode}, {"clauses", listed.clauses},
                       {"params", listed.params}};
   if (listed.across_processes) json["across_processes"] = true;
+  if (listed.invalid_input) json["invalid_input"] = true;
   return json;
 }
 
@@ -30,6 +31,7 @@ ListedCase ListedCaseFromJson(const nlohmann::json &json) {
   listed.clauses = json.at("clauses").get<std::vector<std::string>>();
   listed.params = json.value("params", nlohmann::json::object());
   listed.across_processes = json.value("across_processes", false);
+  listed.invalid_input = json.value("invalid_input", false);
   return listed;
 }
 
@@ -103,6 +105,7 @@ std::vector<ListedCase> ListRegisteredCases(const std::string &suite) {
       listed.mode = mode;
       listed.clauses = meta->clauses;
       listed.across_processes = RunsAcrossProcesses(fixture);
+      listed.invalid_input = meta->input == CaseInput::kInvalid;
       listed.id = suite + "." + meta->subject + "." + mode + "/" + SnakeCase(test);
       if (!param.empty()) listed.id += "/" + ParamPath(param);
       if (const char *value = info->value_param()) {

@@ -18,6 +18,7 @@ struct ListedCase {
   std::vector<std::string> clauses;
   nlohmann::json params = nlohmann::json::object();
   bool across_processes = false;  // can run one rank per process, under mpirun (cts/rank_spread.h)
+  bool invalid_input = false;     // probes invalid input (cts::CaseInput::kInvalid): runs after the others
 };
 
 nlohmann::json ToJson(const ListedCase &listed);

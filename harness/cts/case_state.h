@@ -12,5 +12,6 @@ namespace infinicts::cts {
 std::vector<std::pair<std::string, double>> TakeMetrics();
 nlohmann::json TakeTiming();  // null when the case recorded none
 std::string TakeOptionalCapability();  // empty when the case noted none
+std::string TakeHowItRan();            // NoteHowItRan's notes, "; "-joined; empty when none
 
 }  // namespace infinicts::cts

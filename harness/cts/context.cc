@@ -46,8 +46,8 @@ Context &GetContext() {
 }
 
 bool RegisterCase(const char *fixture, const char *test, const char *mode, const char *subject,
-                  std::vector<std::string> clauses) {
-  Registry()[std::string(fixture) + "." + test] = CaseMeta{mode, subject, std::move(clauses)};
+                  std::vector<std::string> clauses, CaseInput input) {
+  Registry()[std::string(fixture) + "." + test] = CaseMeta{mode, subject, std::move(clauses), input};
   return true;
 }
 
@@ -89,6 +89,20 @@ void RecordShould(const std::string &metric, int status, std::initializer_list<i
   RecordMetric(metric + "_status", status);
 }
 
+void RecordOtherRefusal(const std::string &call, int status, int named) {
+  int refusals = 1;
+  {
+    std::lock_guard<std::mutex> lock(MetricsMutex());
+    for (const auto &entry : Metrics()) {
+      if (entry.first == "refused_with_other_status") refusals = static_cast<int>(entry.second) + 1;
+    }
+  }
+  RecordMetric("refused_with_other_status", refusals);
+  const std::string function = FunctionIn(call);
+  NoteHowItRan("refused " + (function.empty() ? call : function) + " with " + StatusName(status) + " where the spec names " +
+               StatusName(named));
+}
+
 std::string &OptionalCapability() {
   static std::string capability;
   return capability;
@@ -100,6 +114,20 @@ void NoteOptionalCapability(const std::string &capability) {
 }
 
 std::string TakeOptionalCapability() { return TakeNoted(OptionalCapability()); }
+
+std::string &HowItRan() {
+  static std::string note;
+  return note;
+}
+
+void NoteHowItRan(const std::string &note) {
+  std::lock_guard<std::mutex> lock(MetricsMutex());
+  std::string &notes = HowItRan();
+  if (notes.find(note) != std::string::npos) return;
+  notes += (notes.empty() ? "" : "; ") + note;
+}
+
+std::string TakeHowItRan() { return TakeNoted(HowItRan()); }
 
 void RecordTiming(const nlohmann::json &timing) {
   std::lock_guard<std::mutex> lock(MetricsMutex());
@@ -127,12 +155,37 @@ bool IsUnsupportedStatus(int status) {
   return status == INFINI_STATUS_NOT_IMPLEMENTED || status == INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED;
 }
 
+namespace {
+
+// Whether the backend has collectives for the device type under test, asked once per suite
+// process with a communicator of one rank: a backend without (InfiniCore's CPU build has no
+// CPU InfiniCCL) makes the whole ccl suite `unsupported` for one reason, not skipped case by case.
+int CollectivesProbeStatus() {
+  static const int status = [] {
+    const Context &context = GetContext();
+    infinicclComm_t comm = nullptr;
+    const int device = context.device_ids.front();
+    const int answered = ccl().infinicclCommInitAll(context.device_type, &comm, 1, &device);
+    if (answered == INFINI_STATUS_SUCCESS && comm != nullptr) ccl().infinicclCommDestroy(comm);
+    return answered;
+  }();
+  return status;
+}
+
+}  // namespace
+
 void CaseBase::SetUp() {
   const Context &context = GetContext();
   if (context.device_ids.empty()) {
     GTEST_SKIP() << "the backend has no " << DeviceTypeName(context.device_type) << " device";
   }
   CTS_ASSERT_OK(rt().infinirtSetDevice(context.device_type, context.device_ids.front()));
+  if (context.suite == "ccl") {
+    if (const int status = CollectivesProbeStatus(); IsUnsupportedStatus(status)) {
+      GTEST_SKIP() << kUnsupportedPrefix << "the backend has no collectives for " << DeviceTypeName(context.device_type)
+                   << " devices: infinicclCommInitAll of one rank answered " << StatusName(status);
+    }
+  }
 }
 
 }  // namespace infinicts::cts

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cts/call_tracing.h"
 #include "cts/case.h"
 #include "cts/case_state.h"
 #include "cts/failure_text.h"
@@ -30,7 +31,8 @@ std::string Basename(const char *path) {
 // The status and message GoogleTest's outcome means in infinicts' words. Each failure's
 // first line names the clause and says what was expected and what came back; where in the
 // suite it was found follows on a line of its own.
-std::pair<std::string, std::string> Outcome(const testing::TestResult &result, const CaseMeta *meta) {
+std::pair<std::string, std::string> Outcome(const testing::TestResult &result, const CaseMeta *meta,
+                                            const std::string &how_it_ran) {
   std::string failures, skip_reason;
   for (int i = 0; i < result.total_part_count(); ++i) {
     const testing::TestPartResult &part = result.GetTestPartResult(i);
@@ -45,7 +47,7 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result, c
       }
     }
   }
-  if (result.Failed()) return {"fail", failures};
+  if (result.Failed()) return {"fail", failures + (how_it_ran.empty() ? "" : "\n  (it " + how_it_ran + ")")};
   if (result.Skipped()) {
     for (const char *prefix : {kUnsupportedPrefix, kBlockedPrefix}) {
       if (skip_reason.rfind(prefix, 0) == 0) {
@@ -55,7 +57,7 @@ std::pair<std::string, std::string> Outcome(const testing::TestResult &result, c
     }
     return {"skip", skip_reason};
   }
-  return {"pass", ""};
+  return {"pass", how_it_ran.empty() ? "" : "passed; it " + how_it_ran};
 }
 
 }  // namespace
@@ -64,6 +66,8 @@ void ResultStream::OnTestStart(const testing::TestInfo &info) {
   TakeMetrics();
   TakeTiming();
   TakeOptionalCapability();
+  TakeHowItRan();
+  ForgetProbes();
   std::fflush(stdout);
   std::fflush(stderr);
   for (int stream : {STDOUT_FILENO, STDERR_FILENO}) {
@@ -74,7 +78,7 @@ void ResultStream::OnTestStart(const testing::TestInfo &info) {
 }
 
 void ResultStream::OnTestEnd(const testing::TestInfo &info) {
-  auto [status, message] = Outcome(*info.result(), CaseMetaOf(info));
+  auto [status, message] = Outcome(*info.result(), CaseMetaOf(info), TakeHowItRan());
   if (message.size() > kMaxMessageBytes) message = message.substr(0, kMaxMessageBytes) + " …";
   nlohmann::json metrics = nlohmann::json::object();
   for (const auto &[name, value] : TakeMetrics()) metrics[name] = value;

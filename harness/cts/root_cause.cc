@@ -102,6 +102,13 @@ std::string RepeatedStream(const std::vector<void *> &streams) {
   return "";
 }
 
+bool AllNullStreams(const std::vector<void *> &streams) {
+  for (void *stream : streams) {
+    if (stream != nullptr) return false;
+  }
+  return true;
+}
+
 std::string ClauseOfCall(std::string_view call) {
   const std::optional<RootCause> cause = RootCauseOf(call);
   return cause && RunningCaseCites(cause->clause) ? cause->clause + ": " : "";

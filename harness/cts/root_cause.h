@@ -42,6 +42,8 @@ std::string BlockedText(const std::string &what_happened, const RootCause &cause
 
 // "the NULL stream" or "the same stream" when two of `streams` are one; empty when all differ.
 std::string RepeatedStream(const std::vector<void *> &streams);
+// Whether every one of `streams` is the NULL stream (a runtime that hands out nothing else).
+bool AllNullStreams(const std::vector<void *> &streams);
 
 // A clause the case names for its own failure of `call`: "RT-MEM-16: " when the call's
 // clause is one the running case cites, else empty.

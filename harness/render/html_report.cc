@@ -77,12 +77,12 @@ std::string HeaderSection(const Json &report) {
 std::string SummarySection(const Json &report) {
   const Json &summary = report["summary"];
   std::string out = "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tr><th>total</th>";
-  for (const char *status : kStatusOrder) out += std::string("<th>") + status + "</th>";
+  const std::vector<SummaryColumn> columns = SummaryColumns(summary);
+  for (const SummaryColumn &column : columns) out += "<th>" + Escape(column.label) + "</th>";
   out += "</tr><tr>" + NumberCell(std::to_string(summary.value("total", 0)));
-  for (const char *status : kStatusOrder) {
-    const int count = summary.value(status, 0);
-    out += "<td class=\"num" + std::string(count > 0 ? std::string(" ") + status : "") + "\">" + std::to_string(count) +
-           "</td>";
+  for (const SummaryColumn &column : columns) {
+    out += "<td class=\"num" + (column.count > 0 ? " " + column.status : std::string()) + "\">" +
+           std::to_string(column.count) + "</td>";
   }
   out += "</tr></table>\n";
 
@@ -123,13 +123,34 @@ std::string RootCausesSection(const Json &report) {
   if (causes.empty()) return "";
   std::string out = "<h2 id=\"root-causes\">Failures by root cause (" + std::to_string(causes.size()) +
                     ")</h2>\n<table class=\"root-causes\"><tr><th>cases</th><th>status</th><th>clause</th>"
-                    "<th>first line</th><th>e.g.</th></tr>";
+                    "<th>where</th><th>first line</th><th>a case, and its rerun</th></tr>";
   for (const report::RootCauseGroup &group : causes) {
     const std::string status = report::StatusName(group.status);
-    std::string examples;
-    for (const std::string &id : group.examples) examples += "<code>" + Escape(id) + "</code><br>";
-    out += "<tr>" + NumberCell(std::to_string(group.count)) + Cell(status, status) + Cell(group.clause) + "<td>" +
-           Message(group.message) + "</td><td>" + examples + "</td></tr>";
+    std::string sample;
+    if (!group.examples.empty()) sample += "<code>" + Escape(group.examples.front()) + "</code>";
+    if (!group.rerun.empty()) sample += "<br><code>" + Escape(group.rerun) + "</code>";
+    out += "<tr>" + NumberCell(std::to_string(group.count)) + Cell(status, status) + Cell(group.clause) +
+           Cell(RootCauseWhere(group)) + "<td>" + Message(group.message) + "</td><td>" + sample + "</td></tr>";
+  }
+  return out + "</table>\n";
+}
+
+// The layouts each operator refused cleanly at create, beside the operator × dtype chart.
+std::string RefusedLayoutsSection(const Json &report) {
+  const RefusedLayouts refused = RefusedLayoutsOf(report);
+  if (refused.ops.empty()) return "";
+  std::string out = "<h2 id=\"layouts-refused\">Layouts refused</h2>\n<p>Views beyond the contiguous, offset and padded "
+                    "ones that an operator refused cleanly at create: cases per operator and kind (they keep no level from "
+                    "being reached).</p>\n<table class=\"layouts-refused\"><tr><th>operator</th>";
+  for (const std::string &kind : refused.kinds) out += "<th>" + Escape(kind) + "</th>";
+  out += "</tr>";
+  for (const std::string &op : refused.ops) {
+    out += "<tr><td><code>" + Escape(op) + "</code></td>";
+    for (const std::string &kind : refused.kinds) {
+      const auto found = refused.cases.find({op, kind});
+      out += NumberCell(found == refused.cases.end() ? "–" : std::to_string(found->second));
+    }
+    out += "</tr>";
   }
   return out + "</table>\n";
 }
@@ -303,8 +324,10 @@ std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
 }  // namespace
 
 std::string RenderHtmlReport(const Json &report, const std::vector<BenchmarkFile> &benchmarks) {
-  std::string body = HeaderSection(report) + SummarySection(report) + ExpectationsSection(report) +
-                     RootCausesSection(report) + FailuresSection(report) + OtherNonPassingSection(report) + ChartsSection(report) +
+  // What to fix first opens the page: the root causes, largest first, then the summary.
+  std::string body = HeaderSection(report) + RootCausesSection(report) + SummarySection(report) +
+                     ExpectationsSection(report) + FailuresSection(report) + OtherNonPassingSection(report) +
+                     ChartsSection(report) + RefusedLayoutsSection(report) +
                      SuiteTablesSection(report) + PerfSection(report) + PeaksSection(report) +
                      BenchmarksSection(benchmarks);
   body += "<script>" + std::string(kCheckScript) + "</script>";

@@ -144,12 +144,31 @@ std::string RenderMarkdownReport(const Json &report, const std::vector<Benchmark
   out += "- host: " + MarkdownCell(HostLine(report)) + "\n";
   out += "- run: " + MarkdownCell(RunLine(report)) + "\n\n";
 
+  // What to fix first opens the page: one line per bug, largest first, with a case to rerun.
+  const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
+  if (!causes.empty()) {
+    out += "## Failures by root cause (" + std::to_string(causes.size()) +
+           ")\n\n| cases | status | clause | where | first line | a case | its rerun |\n|---:|---|---|---|---|---|---|\n";
+    for (size_t i = 0; i < causes.size() && i < kFailuresShown; ++i) {
+      std::string message = causes[i].message;
+      if (message.size() > kMessageChars) message = message.substr(0, kMessageChars) + "…";
+      const std::string sample = causes[i].examples.empty() ? "" : Code(causes[i].examples.front());
+      const std::string rerun = causes[i].rerun.empty() ? "" : Code(causes[i].rerun);
+      out += "| " + std::to_string(causes[i].count) + " | " + report::StatusName(causes[i].status) + " | " +
+             causes[i].clause + " | " + MarkdownCell(RootCauseWhere(causes[i])) + " | " + MarkdownCell(message) + " | " +
+             sample + " | " + rerun + " |\n";
+    }
+    if (causes.size() > kFailuresShown) out += "\n… and " + std::to_string(causes.size() - kFailuresShown) + " more in the JSON report.\n";
+    out += "\n";
+  }
+
+  const std::vector<SummaryColumn> columns = SummaryColumns(summary);
   out += "## Summary\n\n| total |";
-  for (const char *status : kStatusOrder) out += std::string(" ") + status + " |";
+  for (const SummaryColumn &column : columns) out += " " + column.label + " |";
   out += "\n|---:|";
-  for (size_t i = 0; i < std::size(kStatusOrder); ++i) out += "---:|";
+  for (size_t i = 0; i < columns.size(); ++i) out += "---:|";
   out += "\n| " + std::to_string(summary.value("total", 0)) + " |";
-  for (const char *status : kStatusOrder) out += " " + std::to_string(summary.value(status, 0)) + " |";
+  for (const SummaryColumn &column : columns) out += " " + std::to_string(column.count) + " |";
   out += "\n\n## Conformance levels\n\n";
   if (!JudgesLevels(report)) out += std::string("- ") + kLevelsNotJudged + "\n";
   for (const char *level : {"minimal", "advanced"}) {
@@ -174,17 +193,20 @@ std::string RenderMarkdownReport(const Json &report, const std::vector<Benchmark
   }
 
   if (const std::string matrix = DtypeMatrixSection(report); !matrix.empty()) out += "\n" + matrix;
-
-  const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
-  if (!causes.empty()) {
-    out += "\n## Failures by root cause (" + std::to_string(causes.size()) + ")\n\n| cases | status | clause | first line | e.g. |\n|---:|---|---|---|---|\n";
-    for (size_t i = 0; i < causes.size() && i < kFailuresShown; ++i) {
-      std::string message = causes[i].message;
-      if (message.size() > kMessageChars) message = message.substr(0, kMessageChars) + "…";
-      std::string examples;
-      for (const std::string &id : causes[i].examples) examples += (examples.empty() ? "" : " ") + Code(id);
-      out += "| " + std::to_string(causes[i].count) + " | " + report::StatusName(causes[i].status) + " | " +
-             causes[i].clause + " | " + MarkdownCell(message) + " | " + examples + " |\n";
+  if (const RefusedLayouts refused = RefusedLayoutsOf(report); !refused.ops.empty()) {
+    out += "\n## Layouts refused\n\nViews beyond the contiguous, offset and padded ones that an operator refused cleanly at "
+           "create (cases per operator and kind; they keep no level from being reached).\n\n| operator |";
+    for (const std::string &kind : refused.kinds) out += " " + MarkdownCell(kind) + " |";
+    out += "\n|---|";
+    for (size_t i = 0; i < refused.kinds.size(); ++i) out += "---:|";
+    out += "\n";
+    for (const std::string &op : refused.ops) {
+      out += "| " + MarkdownCell(op) + " |";
+      for (const std::string &kind : refused.kinds) {
+        const auto found = refused.cases.find({op, kind});
+        out += " " + (found == refused.cases.end() ? std::string("–") : std::to_string(found->second)) + " |";
+      }
+      out += "\n";
     }
   }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "render/number_format.h"
 #include "report/status.h"
@@ -87,6 +88,21 @@ std::string ParamText(const Json &params, const std::string &key) {
   const auto found = params.find(key);
   if (found == params.end()) return "";
   return found->is_string() ? found->get<std::string>() : found->dump();
+}
+
+std::vector<SummaryColumn> SummaryColumns(const Json &summary) {
+  std::vector<SummaryColumn> columns;
+  for (const char *status : kStatusOrder) {
+    const int count = summary.value(status, 0);
+    if (std::string(status) != "crash") {
+      columns.push_back({status, status, count});
+      continue;
+    }
+    const int invalid = summary.value("crash_on_invalid_input", 0);
+    columns.push_back({"crash on valid input", status, count - invalid});
+    columns.push_back({"crash on invalid input", status, invalid});
+  }
+  return columns;
 }
 
 int StatusSeverity(const std::string &status) {
@@ -308,6 +324,31 @@ std::string NotPassingText(const Json &counts) {
   return text;
 }
 
+RefusedLayouts RefusedLayoutsOf(const Json &report) {
+  RefusedLayouts refused;
+  const Json &summary = report["summary"];
+  if (!summary.contains("missing_capabilities")) return refused;
+  std::set<std::string> kinds;
+  for (const Json &missing : summary["missing_capabilities"]) {
+    const std::string capability = missing.value("capability", "");
+    if (capability.rfind("layout ", 0) != 0) continue;
+    const std::string op = missing.value("part", ""), kind = capability.substr(7);
+    if (std::find(refused.ops.begin(), refused.ops.end(), op) == refused.ops.end()) refused.ops.push_back(op);
+    kinds.insert(kind);
+    refused.cases[{op, kind}] += missing.value("cases", 0);
+  }
+  refused.kinds.assign(kinds.begin(), kinds.end());
+  return refused;
+}
+
+std::string RootCauseWhere(const report::RootCauseGroup &group) {
+  std::string where;
+  for (size_t i = 0; i < group.subjects.size() && i < 4; ++i) where += (i == 0 ? "" : ", ") + group.subjects[i];
+  if (group.subjects.size() > 4) where += " and " + std::to_string(group.subjects.size() - 4) + " more";
+  if (!group.trigger.empty()) where += (where.empty() ? "" : ", ") + std::string("on ") + group.trigger;
+  return where;
+}
+
 std::vector<report::RootCauseGroup> RootCausesOf(const Json &report) {
   const Json &summary = report["summary"];
   if (summary.contains("root_causes")) {
@@ -319,17 +360,20 @@ std::vector<report::RootCauseGroup> RootCausesOf(const Json &report) {
       group.message = entry.value("message", "");
       group.count = entry.value("count", 0);
       group.examples = entry.value("examples", std::vector<std::string>{});
+      group.subjects = entry.value("subjects", std::vector<std::string>{});
+      group.trigger = entry.value("trigger", "");
+      group.rerun = entry.value("rerun", "");
       groups.push_back(std::move(group));
     }
     return groups;
   }
   report::RootCauses causes;
   for (const Json &result : report["results"]) {
-    report::CaseResult case_result;
-    case_result.id = result.value("id", "");
-    case_result.status = report::ParseStatus(result.value("status", "pass")).value_or(report::Status::kPass);
-    case_result.message = result.value("message", "");
-    causes.Add(case_result);
+    try {
+      causes.Add(report::CaseResultFromJson(result));
+    } catch (const std::exception &) {
+      // A validated report's results all read; anything else has no group to join.
+    }
   }
   return causes.Groups();
 }

@@ -20,6 +20,16 @@ using Json = nlohmann::json;
 inline const char *const kStatusOrder[] = {"pass",        "fail", "blocked", "crash", "timeout",
                                            "unsupported", "skip", "xfail"};
 
+// The summary table's columns, in kStatusOrder: each status and its count, with the crashes
+// split into those on valid input and those in probes of invalid input (a NULL argument a
+// backend did not check is not a memory bug of its working paths).
+struct SummaryColumn {
+  std::string label;   // "pass", …, "crash on valid input", "crash on invalid input", …
+  std::string status;  // the status it counts, for colouring
+  int count = 0;
+};
+std::vector<SummaryColumn> SummaryColumns(const Json &summary);
+
 // <suite>.<subject>.<mode>/<rest>: `rest` is the part after the first '/'.
 struct IdParts {
   std::string suite, subject, mode, rest;
@@ -114,5 +124,16 @@ std::string NotPassingText(const Json &counts);
 // The report's failures by root cause (summary.root_causes, or grouped from the results of a
 // report written before it had them).
 std::vector<report::RootCauseGroup> RootCausesOf(const Json &report);
+// The layouts each operator refused cleanly at create (summary.missing_capabilities entries named
+// "layout <kind>"): operator -> kind -> cases, beside the dtype matrix.
+struct RefusedLayouts {
+  std::vector<std::string> ops;    // "op.rms_norm", in report order
+  std::vector<std::string> kinds;  // "transposed", sorted
+  std::map<std::pair<std::string, std::string>, int> cases;
+};
+RefusedLayouts RefusedLayoutsOf(const Json &report);
+
+// "op.softplus, op.conv, on x_layout ∈ {broadcast, transposed}": where a group's cases are.
+std::string RootCauseWhere(const report::RootCauseGroup &group);
 
 }  // namespace infinicts::render

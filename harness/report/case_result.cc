@@ -19,6 +19,8 @@ nlohmann::ordered_json ToJson(const CaseResult &result) {
   if (!result.timing.is_null()) json["timing"] = nlohmann::ordered_json(result.timing);
   if (!result.optional_capability.empty()) json["optional_capability"] = result.optional_capability;
   if (result.selection_index) json["selection_index"] = *result.selection_index;
+  if (result.invalid_input) json["invalid_input"] = true;
+  if (result.crash_on_invalid_input) json["crash_on_invalid_input"] = true;
   return json;
 }
 
@@ -40,6 +42,8 @@ CaseResult CaseResultFromJson(const nlohmann::json &json) {
   if (json.contains("timing")) result.timing = json.at("timing");
   if (json.contains("optional_capability")) result.optional_capability = json.at("optional_capability").get<std::string>();
   if (json.contains("selection_index")) result.selection_index = json.at("selection_index").get<size_t>();
+  result.invalid_input = json.value("invalid_input", false);
+  result.crash_on_invalid_input = json.value("crash_on_invalid_input", false);
   return result;
 }
 

@@ -26,6 +26,11 @@ struct CaseResult {
   // What optional capability the case tests ("f64"): refused, it does not keep a level from
   // being reached; empty for the cases of what the spec requires.
   std::string optional_capability;
+  // The case probes invalid input (cts::CaseInput::kInvalid): NULL or bad arguments.
+  bool invalid_input = false;
+  // A crash in a probe of invalid input (a NULL or bad argument the backend must refuse): counted
+  // apart from crashes on valid input, which are memory bugs of the backend's working paths.
+  bool crash_on_invalid_input = false;
   // Shard runs: the case's place in the whole selection (merge restores the run's order).
   std::optional<size_t> selection_index;
 };

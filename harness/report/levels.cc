@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "report/spec_clauses.h"
+
 namespace infinicts::report {
 namespace {
 
@@ -53,6 +55,11 @@ void LevelTally::Add(const CaseResult &result) {
   PartState &state = parts_[part];
   state.counts.Add(result.status);
   state.first_id.emplace(result.status, result.id);
+  // A recommendation never decides a level, even when its case crashed (Destroy(NULL), say).
+  if (spec::ChecksShouldOnly(result.clauses)) {
+    state.should_only.Add(result.status);
+    return;
+  }
   if (result.status == Status::kUnsupported && !result.optional_capability.empty()) {
     ++state.optional_missing;
     auto found = std::find_if(missing_.begin(), missing_.end(), [&](const MissingCapability &missing) {
@@ -94,12 +101,14 @@ LevelOutcome LevelTally::EvaluateLevel(bool advanced) const {
       continue;
     }
     const PartState &state = parts_.at(part.part);
-    if (const int required = part.counts[Status::kUnsupported] - state.optional_missing; required > 0) {
+    if (const int required = part.counts[Status::kUnsupported] - state.optional_missing -
+                             state.should_only[Status::kUnsupported];
+        required > 0) {
       reasons.push_back(part.part + ": " + std::to_string(required) + " unsupported (first: " +
                         state.first_required_unsupported + ")");
     }
-    if (part.counts[Status::kXfail] > 0) {
-      reasons.push_back(part.part + ": " + std::to_string(part.counts[Status::kXfail]) + " xfail (first: " +
+    if (const int xfail = part.counts[Status::kXfail] - state.should_only[Status::kXfail]; xfail > 0) {
+      reasons.push_back(part.part + ": " + std::to_string(xfail) + " xfail (first: " +
                         state.first_id.at(Status::kXfail) + ")");
     }
   }
@@ -150,11 +159,13 @@ std::vector<PartVerdict> LevelTally::Parts() const {
     verdict.part = part;
     verdict.level = LevelOf(part);
     verdict.counts = state.counts;
-    const StatusCounts &counts = state.counts;
+    // What decides: the cases of MUST clauses (a SHOULD's case is reported in counts, never decisive).
+    const auto deciding = [&state](Status status) { return state.counts[status] - state.should_only[status]; };
     bool failed = false;
-    for (Status status : kAllStatuses) failed = failed || ((IsFailure(status) || status == Status::kXfail) && counts[status] > 0);
+    for (Status status : kAllStatuses) failed = failed || ((IsFailure(status) || status == Status::kXfail) && deciding(status) > 0);
+    const StatusCounts &counts = state.counts;
     if (failed) verdict.verdict = "fail";
-    else if (counts[Status::kUnsupported] > state.optional_missing) verdict.verdict = "unsupported";
+    else if (deciding(Status::kUnsupported) > state.optional_missing) verdict.verdict = "unsupported";
     else if (counts[Status::kPass] == 0) verdict.verdict = "untested";
     else verdict.verdict = "pass";
     verdicts.push_back(std::move(verdict));

@@ -5,7 +5,8 @@
 // rt.graph and rt.resource_snapshot, whose verdicts are reported but decide no level.
 //
 // A level is reached when every part of it ran, each has a case that passed, and none of its
-// cases ended unsupported, fail, blocked, crash, timeout or xfail; skipped cases are neutral
+// cases ended unsupported, fail, blocked, crash, timeout or xfail; skipped cases are neutral, and
+// so is a case that checks SHOULD clauses alone (report/spec_clauses.h), whatever its status
 // (a part whose cases all skipped was not tested), and so are refused optional capabilities
 // (F64, integer Add: unsupported cases that name one), which are listed as missing. A level is judged only on a complete run
 // of all its parts: a run narrowed (by --filter, --suite, --mode, --expect skips) or cut short
@@ -78,6 +79,7 @@ class LevelTally {
     StatusCounts counts;
     std::map<Status, std::string> first_id;  // the first case of each status
     int optional_missing = 0;                // of counts' unsupported: refused optional capabilities
+    StatusCounts should_only;                // of counts: the cases that check SHOULD clauses alone
     // The first unsupported case that is not an optional capability.
     std::string first_required_unsupported;
   };

@@ -24,8 +24,11 @@ Json ToJson(const ExpectationsOutcome &outcome) {
 }
 
 Json ToJson(const RootCauseGroup &group) {
-  return Json{{"status", StatusName(group.status)}, {"clause", group.clause},   {"message", group.message},
-              {"count", group.count},               {"examples", group.examples}};
+  Json json{{"status", StatusName(group.status)}, {"clause", group.clause},     {"message", group.message},
+            {"count", group.count},               {"examples", group.examples}, {"subjects", group.subjects}};
+  if (!group.trigger.empty()) json["trigger"] = group.trigger;
+  if (!group.rerun.empty()) json["rerun"] = group.rerun;
+  return json;
 }
 
 Json ToJson(const PartVerdict &part) {
@@ -49,13 +52,36 @@ LevelOutcomes Report::levels() const {
   return levels_.Evaluate(scope);
 }
 
+void Report::Tally(const CaseResult &result) {
+  counts_.Add(result.status);
+  if (result.status == Status::kCrash && result.crash_on_invalid_input) ++crashes_on_invalid_input_;
+  levels_.Add(result);
+  root_causes_.Add(result);
+}
+
 void Report::Add(CaseResult result) {
   result_texts_.push_back(Dump(ToJson(result)));
   result_bytes_ += result_texts_.back().size();
-  counts_.Add(result.status);
-  levels_.Add(result);
-  root_causes_.Add(result);
+  Tally(result);
+  index_by_id_.emplace(result.id, results_.size());
   results_.push_back(std::move(result));
+}
+
+bool Report::Replace(CaseResult result) {
+  const auto found = index_by_id_.find(result.id);
+  if (found == index_by_id_.end()) return false;
+  const size_t index = found->second;
+  result_bytes_ -= result_texts_[index].size();
+  result_texts_[index] = Dump(ToJson(result));
+  result_bytes_ += result_texts_[index].size();
+  results_[index] = std::move(result);
+  // Rare (a crash charged to an earlier case): the tallies are made again from every result.
+  counts_ = StatusCounts();
+  crashes_on_invalid_input_ = 0;
+  levels_ = LevelTally();
+  root_causes_ = RootCauses();
+  for (const CaseResult &each : results_) Tally(each);
+  return true;
 }
 
 void Report::MergeMetrics(size_t index, const nlohmann::json &metrics) {
@@ -105,7 +131,10 @@ std::string Report::Serialize() const {
   const LevelOutcomes outcomes = levels();
   Json summary_json;
   summary_json["total"] = counts_.total;
-  for (Status status : kAllStatuses) summary_json[StatusName(status)] = counts_[status];
+  for (Status status : kAllStatuses) {
+    summary_json[StatusName(status)] = counts_[status];
+    if (status == Status::kCrash) summary_json["crash_on_invalid_input"] = crashes_on_invalid_input_;
+  }
   summary_json["levels"] = Json{{"minimal", outcomes.minimal.reached}, {"advanced", outcomes.advanced.reached}};
   summary_json["levels_detail"] =
       Json{{"minimal", LevelReasons(outcomes.minimal)}, {"advanced", LevelReasons(outcomes.advanced)}};

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "report/case_result.h"
@@ -40,6 +41,9 @@ class Report {
   std::optional<ExpectationsOutcome> expectations;  // runs given --expect
 
   void Add(CaseResult result);
+  // Replaces the result of the same id (a crash charged to a case after it ended); false, and
+  // nothing changed, when there is none.
+  bool Replace(CaseResult result);
   // Adds (or replaces) metrics of the result at index and re-serializes it.
   void MergeMetrics(size_t index, const nlohmann::json &metrics);
   // Sets the roofline and, on every result it applies to, the roof metrics against its
@@ -48,6 +52,8 @@ class Report {
 
   const std::vector<CaseResult> &results() const { return results_; }
   const StatusCounts &counts() const { return counts_; }
+  // Of counts()[kCrash], the crashes in probes of invalid input.
+  int crashes_on_invalid_input() const { return crashes_on_invalid_input_; }
   // Judged on this run's scope (run.complete, run.narrowed, run.modes).
   LevelOutcomes levels() const;
   std::vector<PartVerdict> parts() const { return levels_.Parts(); }
@@ -57,10 +63,14 @@ class Report {
   std::string Serialize() const;
 
  private:
+  void Tally(const CaseResult &result);
+
   std::vector<CaseResult> results_;
+  std::unordered_map<std::string, size_t> index_by_id_;
   std::vector<std::string> result_texts_;
   size_t result_bytes_ = 0;
   StatusCounts counts_;
+  int crashes_on_invalid_input_ = 0;
   LevelTally levels_;
   RootCauses root_causes_;
 };

@@ -74,6 +74,7 @@ report::CaseResult ResultOfListed(const cts::ListedCase &listed, report::Status 
   result.mode = listed.mode;
   result.clauses = listed.clauses;
   result.params = listed.params;
+  result.invalid_input = listed.invalid_input;
   result.status = status;
   result.message = std::move(message);
   result.duration_ms = duration_ms < 0 ? 0 : duration_ms;

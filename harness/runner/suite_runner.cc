@@ -59,13 +59,40 @@ std::string WithOutput(std::string message, const CapturedOutput &output, bool c
   return message;
 }
 
-// ", in the backend call infinirtFree" when the child's crash handler named the call in flight.
-std::string CallInFlightText(const std::string &stderr_text) {
-  const size_t at = stderr_text.rfind(cts::kCrashedInCallLine);
-  if (at == std::string::npos) return "";
-  const size_t begin = at + std::string(cts::kCrashedInCallLine).size();
+// Where the child's crash handler saw the process die: ", in the backend call infinirtFree", or
+// ", on invalid input, in the backend call infinirtFree(ptr = NULL)" when the call was a probe.
+struct CrashSite {
+  std::string text;
+  bool invalid_input = false;
+  bool in_probed_call = false;  // inside the call a probe of invalid input made
+};
+
+CrashSite CrashSiteIn(const std::string &stderr_text) {
+  struct Line {
+    const char *marker;
+    const char *says;
+    bool invalid_input;
+    bool in_probed_call;
+  };
+  const Line lines[] = {
+      {cts::kCrashedInCallLine, ", in the backend call ", false, false},
+      {cts::kCrashedOnInvalidInputLine, ", on invalid input, in the backend call ", true, true},
+      {cts::kCrashedAfterInvalidInputLine, ", outside any backend call, after the probe of invalid input ", true, false},
+  };
+  const Line *latest = nullptr;
+  size_t latest_at = 0;
+  for (const Line &line : lines) {
+    const size_t at = stderr_text.rfind(line.marker);
+    if (at != std::string::npos && (latest == nullptr || at > latest_at)) {
+      latest = &line;
+      latest_at = at;
+    }
+  }
+  if (latest == nullptr) return {};
+  const size_t begin = latest_at + std::string(latest->marker).size();
   const size_t end = stderr_text.find('\n', begin);
-  return ", in the backend call " + stderr_text.substr(begin, end == std::string::npos ? end : end - begin);
+  return {latest->says + stderr_text.substr(begin, end == std::string::npos ? end : end - begin), latest->invalid_input,
+          latest->in_probed_call};
 }
 
 // The cases a child runs, one GoogleTest full name a line, in a private temporary file.
@@ -113,7 +140,7 @@ SuiteRunner::SuiteRunner(SuiteRunSpec spec, std::vector<cts::ListedCase> cases)
 std::vector<size_t> SuiteRunner::Pending() const {
   std::vector<size_t> pending;
   for (size_t i = 0; i < cases_.size(); ++i) {
-    if (!resolved_[i]) pending.push_back(i);
+    if (!resolved_[i] && cases_[i].invalid_input == invalid_input_phase_) pending.push_back(i);
   }
   return pending;
 }
@@ -154,9 +181,19 @@ void SuiteRunner::Resolve(size_t index, CaseResult result, const ResultSink &on_
   on_result(std::move(result));
 }
 
+CaseResult SuiteRunner::RunAlone(size_t index, const Tick &on_tick) const {
+  SuiteRunner alone(spec_, {cases_[index]});
+  CaseResult result = ResultFor(index, Status::kCrash, "the rerun alone gave no result", 0);
+  alone.Run([&](CaseResult got) { result = std::move(got); }, on_tick);
+  return result;
+}
+
 bool SuiteRunner::Run(const ResultSink &on_result, const Tick &on_tick) {
-  while (!Pending().empty()) {
-    if (!RunAttempt(on_result, on_tick)) return false;
+  for (const bool invalid_input : {false, true}) {
+    invalid_input_phase_ = invalid_input;
+    while (!Pending().empty()) {
+      if (!RunAttempt(on_result, on_tick)) return false;
+    }
   }
   return true;
 }
@@ -197,11 +234,13 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
   CapturedOutput output;
   const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec_.timeout_s));
 
+  // The latest case this child ended: a crash in the next case may be its doing.
+  std::optional<std::pair<size_t, CaseResult>> previous;
   auto resolve = [&](size_t index, CaseResult result) {
-    Resolve(index, std::move(result), on_result);
     ++resolved_here;
+    if (link == nullptr) previous.emplace(index, result);
+    Resolve(index, std::move(result), on_result);
   };
-
   auto handle_event = [&](const std::string &line) {
     const nlohmann::json event = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (link != nullptr && event.is_object() && in_flight) {
@@ -318,18 +357,46 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
                                                output, true),
                                     elapsed));
     } else {
-      resolve(*in_flight,
-              ResultFor(*in_flight, Status::kCrash,
-                        WithOutput("the suite process " + DescribeWaitStatus(*exit_status) + " during this case" +
-                                       CallInFlightText(output.err.CaseText()),
-                                   output, true),
-                        elapsed));
+      const CrashSite site = CrashSiteIn(output.err.CaseText());
+      CaseResult crashed = ResultFor(
+          *in_flight, Status::kCrash,
+          WithOutput("the suite process " + DescribeWaitStatus(*exit_status) + " during this case" + site.text, output, true),
+          elapsed);
+      crashed.crash_on_invalid_input = site.invalid_input;
+      // A crash inside a probed call, on the arguments it was probed with, is that case's own. Any
+      // other crash after another case of the process is charged only once rerun alone: a case
+      // that passes, or fails otherwise, in a process of its own was crashed by the case before it
+      // (writes past its buffers, say), whose result is amended.
+      if (previous && !site.in_probed_call) {
+        CaseResult alone = RunAlone(*in_flight, on_tick);
+        if (alone.status != Status::kCrash && alone.status != Status::kTimeout) {
+          CaseResult before = previous->second;
+          before.status = Status::kCrash;
+          before.crash_on_invalid_input = before.crash_on_invalid_input || cases_[previous->first].invalid_input;
+          before.message = "the suite process " + DescribeWaitStatus(*exit_status) + " in the case after this one, " +
+                           cases_[*in_flight].id + ", which " +
+                           (alone.status == Status::kPass ? "passes" : "ends " + std::string(report::StatusName(alone.status))) +
+                           " when run alone: this case most likely corrupted its process (wrote past its buffers, say)" +
+                           (before.message.empty() ? "" : "\n--- this case's own outcome ---\n" + before.message);
+          // Its own outcome reads first (root causes group on a message's first line).
+          alone.message += std::string(alone.message.empty() ? "" : "\n") + "(ran alone after its process crashed in it, following " +
+                           cases_[previous->first].id + ", which the crash is charged to)";
+          on_result(std::move(before));  // the amendment: a second result for that case
+          resolve(*in_flight, std::move(alone));
+        } else {
+          crashed.message += "\n(it " + std::string(alone.status == Status::kCrash ? "crashed again" : "timed out") +
+                             " when rerun alone)";
+          resolve(*in_flight, std::move(crashed));
+        }
+      } else {
+        resolve(*in_flight, std::move(crashed));
+      }
     }
   } else if (!timed_out && resolved_here > 0 && *exit_status != 0) {
     // Between cases or after the last one: a backend crashing while it unloads, a sanitizer's
     // report at exit. No case owns it, and it must not pass unseen.
     run_failures_.push_back(WithOutput("the " + spec_.suite + " suite process " + DescribeWaitStatus(*exit_status) +
-                                           " after its last case" + CallInFlightText(output.err.ProcessText()) +
+                                           " after its last case" + CrashSiteIn(output.err.ProcessText()).text +
                                            " (backend " + BackendsText(spec_.backends) + ")",
                                        output, false));
   }
@@ -344,7 +411,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       resolve_rest(Status::kCrash,
                    WithOutput("the suite process " + DescribeWaitStatus(*exit_status) +
                                   " without starting this case (it started no case at all)" +
-                                  CallInFlightText(output.err.ProcessText()),
+                                  CrashSiteIn(output.err.ProcessText()).text,
                               output, false));
     }
   }

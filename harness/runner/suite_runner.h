@@ -45,7 +45,12 @@ class SuiteRunner {
 
   SuiteRunner(SuiteRunSpec spec, std::vector<cts::ListedCase> cases);
 
-  // Runs every case; on_result gets each result as its case ends. Returns false
+  // Runs every case, those of valid input first, then the probes of invalid input (in a child of
+  // their own, so that a backend crashing on a NULL argument never costs a functional case its
+  // process); on_result gets each result as its case ends. A case that crashes after another in
+  // its process runs again alone first: where it then passes, or fails otherwise, that result is
+  // its own and the crash is charged to the case before it, whose result on_result then gets a
+  // second time, amended. Returns false
   // when the run was interrupted (runner::Interrupted()); the cases left have no result.
   bool Run(const ResultSink &on_result, const Tick &on_tick);
   // What went wrong outside every case: a child that exited with an error or a signal between
@@ -55,14 +60,17 @@ class SuiteRunner {
  private:
   struct Attempt;
   bool RunAttempt(const ResultSink &on_result, const Tick &on_tick);
+  // The case at `index` in a process of its own (a crash's second opinion).
+  report::CaseResult RunAlone(size_t index, const Tick &on_tick) const;
   void Resolve(size_t index, report::CaseResult result, const ResultSink &on_result);
   report::CaseResult ResultFor(size_t index, report::Status status, std::string message, double duration_ms) const;
-  std::vector<size_t> Pending() const;
+  std::vector<size_t> Pending() const;  // of the phase running now
   std::vector<std::string> ChildArguments(const std::string &cases_file) const;
 
   SuiteRunSpec spec_;
   std::vector<cts::ListedCase> cases_;
   std::vector<bool> resolved_;
+  bool invalid_input_phase_ = false;
   std::map<std::string, size_t> index_by_test_;
   std::vector<std::string> run_failures_;
 };

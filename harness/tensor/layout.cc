@@ -75,6 +75,39 @@ bool IsContiguous(const Layout &layout) {
   return true;
 }
 
+const char *LayoutClass(const Layout &layout) {
+  std::vector<size_t> dims;  // the dims that matter: size > 1
+  for (size_t d = 0; d < layout.shape.size(); ++d) {
+    if (layout.shape[d] > 1) dims.push_back(d);
+  }
+  for (size_t d : dims) {
+    if (layout.strides[d] == 0) return "broadcast";
+  }
+  for (size_t d : dims) {
+    if (layout.strides[d] < 0) return "flipped";
+  }
+  if (dims.size() >= 2 && dims[dims.size() - 1] == layout.shape.size() - 1 &&
+      layout.strides[dims[dims.size() - 2]] < layout.strides[dims.back()]) {
+    return "transposed";
+  }
+  // Row-major with room: the last dim that matters has stride 1, and each stride steps past
+  // everything the dims inside it reach.
+  ptrdiff_t reach = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    const size_t d = dims[i];
+    const bool fits = i + 1 == dims.size() ? layout.strides[d] == 1 : layout.strides[d] >= reach;
+    if (!fits) return "strided";
+    reach = layout.strides[d] * static_cast<ptrdiff_t>(layout.shape[d]);
+  }
+  if (!IsContiguous(layout)) return "padded";
+  return layout.offset != 0 ? "offset" : "contiguous";
+}
+
+bool IsServingLayout(const Layout &layout) {
+  const std::string kind = LayoutClass(layout);
+  return kind == "contiguous" || kind == "offset" || kind == "padded";
+}
+
 bool HasOverlap(const Shape &shape, const Strides &strides) {
   // Sort the dimensions that matter by |stride|; the layout is free of overlap when each
   // stride steps past everything the smaller dimensions reach.

@@ -38,6 +38,14 @@ Span LayoutSpan(const Shape &shape, const Strides &strides);
 size_t StorageElements(const Layout &layout);
 
 bool IsContiguous(const Layout &layout);  // row-major strides (offset allowed)
+
+// What kind of view a layout is, by the first that holds: "broadcast" (a stride 0 in a dim of
+// size > 1), "flipped" (a negative stride), "transposed" (the last two dims column-major),
+// "strided" (any other gap, a unit-less last dim say), "padded" (row-major with room after
+// rows), "offset" (contiguous, not at the storage start), "contiguous". Dims of size 1 never count.
+const char *LayoutClass(const Layout &layout);
+// The views every operator must accept (docs/spec/op.md "Layouts"): contiguous, offset, padded.
+bool IsServingLayout(const Layout &layout);
 // Whether two different indices may reach the same element (a stride-0 dimension of size > 1,
 // say); such a layout may be read but not written. Conservative: strides that interleave
 // without colliding also answer true.

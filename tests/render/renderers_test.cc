@@ -192,10 +192,40 @@ TEST(HtmlReport, StaysSmallForFiveThousandResults) {
   EXPECT_LT(html.size(), 200u * 1024) << html.size();
 }
 
+// Crashes on valid and on invalid input are counted apart; the layouts an operator refused cleanly
+// have their own table; the root causes open the page, each with a case and its rerun.
+TEST(MarkdownReport, CrashesApartLayoutsRefusedAndRootCausesFirst) {
+  Json report = Fixture();
+  report["summary"]["crash"] = 3;
+  report["summary"]["crash_on_invalid_input"] = 2;
+  report["summary"]["missing_capabilities"] = Json::array(
+      {{{"part", "op.rms_norm"}, {"capability", "layout transposed"}, {"cases", 12}, {"first", "op.rms_norm.x"}},
+       {{"part", "op.rms_norm"}, {"capability", "f64"}, {"cases", 4}, {"first", "op.rms_norm.y"}},
+       {{"part", "op.rope"}, {"capability", "layout strided"}, {"cases", 8}, {"first", "op.rope.x"}}});
+  report["summary"]["root_causes"] = Json::array(
+      {{{"status", "crash"}, {"clause", ""}, {"message", "killed on invalid input"}, {"count", 2},
+        {"examples", {"op.gemm.conformance/destroy_null/f32"}}, {"subjects", {"op.gemm", "op.add"}},
+        {"rerun", "infinicts run --filter op.gemm.conformance/destroy_null/f32"}}});
+  const std::string md = RenderMarkdownReport(report, {});
+  EXPECT_NE(md.find("| crash on valid input | crash on invalid input |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | 2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Layouts refused"), std::string::npos) << md;
+  EXPECT_NE(md.find("| operator | strided | transposed |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| op.rms\\_norm | – | 12 |"), std::string::npos) << md;
+  EXPECT_LT(md.find("## Failures by root cause (1)"), md.find("## Summary"));
+  EXPECT_NE(md.find("| `op.gemm.conformance/destroy_null/f32` | `infinicts run --filter op.gemm.conformance/destroy_null/f32` |"),
+            std::string::npos)
+      << md;
+  const std::string html = RenderHtmlReport(report, {});
+  EXPECT_NE(html.find("<th>crash on invalid input</th>"), std::string::npos);
+  EXPECT_NE(html.find("id=\"layouts-refused\""), std::string::npos);
+  EXPECT_LT(html.find("id=\"root-causes\""), html.find("id=\"summary\""));
+}
+
 TEST(MarkdownReport, SummaryLevelsFailuresAndPerf) {
   const std::string md = RenderMarkdownReport(Fixture(), {Benchmarks()});
   EXPECT_EQ(md.rfind("# infinicts report: cpu", 0), 0u);
-  EXPECT_NE(md.find("| 115 | 107 | 2 | 0 | 1 | 1 | 1 | 2 | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 115 | 107 | 2 | 0 | 1 | 0 | 1 | 1 | 2 | 1 |"), std::string::npos) << md;
   EXPECT_NE(md.find("- **minimal**: not reached"), std::string::npos);
   EXPECT_NE(md.find("## Failures (4)"), std::string::npos);
   // Worst first: the crash's row comes before the fails, with only its first line.

@@ -72,8 +72,8 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_EQ(report["summary"]["levels_detail"]["minimal"],
             json({"the run left out the op,ccl suite(s)", "op suite not run", "rt.stream: all 1 cases skipped",
                   "rt.guard: 1 unsupported (first: rt.guard.conformance/stream_create)",
-                  "1 fail: RT-MEM-1: fake check: expected 4 bytes, got 5: expected expected (4) to equal got (5) "
-                  "(rt.memory.conformance/wrong_value)"}));
+                  "1 fail in rt.memory on every case of conformance/wrong_value: RT-MEM-1: fake check: expected 4 "
+                  "bytes, got 5: expected expected (4) to equal got (5) (rt.memory.conformance/wrong_value)"}));
 
   const json failing = FindResult(report, kFailing);
   const std::string message = failing["message"];
@@ -93,7 +93,10 @@ TEST_F(CliTest, EveryStatusWithItsMessageAndAValidReport) {
   EXPECT_EQ(run.out.find(kSkipped), std::string::npos) << "only failures are named";
   EXPECT_NE(run.out.find("report: " + out_), std::string::npos);
   EXPECT_NE(run.out.find("level minimal   not judged"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("failures by root cause (1):\n  1 fail: RT-MEM-1: fake check"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("failures by root cause (1):\n  1 fail in rt.memory on every case of conformance/wrong_value: "
+                         "RT-MEM-1: fake check"),
+            std::string::npos)
+      << run.out;
 }
 
 TEST_F(CliTest, ACaseWhoseSetupFailsIsBlockedNamingTheRootCause) {
@@ -116,7 +119,8 @@ TEST_F(CliTest, ACaseWhoseSetupFailsIsBlockedNamingTheRootCause) {
       << run.out;
   const json reasons = report["summary"]["levels_detail"]["minimal"];
   EXPECT_NE(std::find(reasons.begin(), reasons.end(),
-                      "1 blocked: infinirtSetDevice answered INFINI_STATUS_DEVICE_NOT_FOUND; blocked by RT-DEV-7, which "
+                      "1 blocked in rt.memory: infinirtSetDevice answered INFINI_STATUS_DEVICE_NOT_FOUND; blocked by "
+                      "RT-DEV-7, which "
                       "rt.device.conformance/set_get_round_trip/* checks (rt.memory.conformance/setup_blocked)"),
             reasons.end())
       << reasons;

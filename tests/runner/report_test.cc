@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "report/atomic_file.h"
@@ -55,8 +56,10 @@ TEST(Levels, EachBlockingStatusKeepsTheLevel) {
     EXPECT_STREQ(outcomes.minimal.Verdict(), "not reached");
     ASSERT_EQ(outcomes.minimal.reasons.size(), 1u);
     // Failures show by root cause, the rest by part.
+    // The one case of op.add failed: its group says so (a blocked case's says what blocks it).
+    const std::string where = status == Status::kBlocked ? " in op.add" : " in op.add on every case";
     EXPECT_EQ(outcomes.minimal.reasons[0],
-              IsFailure(status) ? std::string("1 ") + StatusName(status) + ": (no message) (op.add.conformance/bad)"
+              IsFailure(status) ? std::string("1 ") + StatusName(status) + where + ": (no message) (op.add.conformance/bad)"
                                 : std::string("op.add: 1 ") + StatusName(status) + " (first: op.add.conformance/bad)");
   }
 }
@@ -91,7 +94,8 @@ TEST(Levels, OneRootCauseIsOneLineHoweverManyPartsItReaches) {
   }
   const LevelOutcome minimal = tally.Evaluate().minimal;
   ASSERT_EQ(minimal.reasons.size(), 1u);
-  EXPECT_EQ(minimal.reasons[0].rfind("3 blocked: infinirtMalloc answered SUCCESS with a NULL pointer for 192 bytes; "
+  EXPECT_EQ(minimal.reasons[0].rfind("3 blocked in op.add, op.gemm, op.rope: infinirtMalloc answered SUCCESS with a NULL "
+                                     "pointer for 192 bytes; "
                                      "blocked by RT-MEM-2",
                                      0),
             0u)
@@ -147,19 +151,108 @@ TEST(RootCauses, OneShapeForMessagesThatDifferInNumbersOnly) {
   EXPECT_NE(MessageShape("RT-MEM-2: malloc answered SUCCESS with NULL"), MessageShape("RT-MEM-4: malloc answered SUCCESS with NULL"))
       << "the clause's own number stays";
   EXPECT_EQ(FirstClauseIn("blocked by RT-STREAM-2, which …"), "RT-STREAM-2");
+  EXPECT_EQ(WithOperatorAbstracted("infiniopCreateGemmDescriptor"), "infiniopCreate<X>Descriptor");
+  EXPECT_EQ(WithOperatorAbstracted("infiniopGetRMSNormWorkspaceSize"), "infiniopGet<X>WorkspaceSize");
+  EXPECT_EQ(WithOperatorAbstracted("infiniopGetDescriptorDeviceType"), "infiniopGetDescriptorDeviceType");
+  EXPECT_EQ(WithOperatorAbstracted("infinirtMalloc"), "infinirtMalloc");
+}
+
+// A case of op.<subject>'s accuracy test with a dtype and a layout, failing with `message` or passing.
+CaseResult AccuracyCase(const std::string &subject, const std::string &test, const std::string &dtype,
+                        const std::string &layout, const std::string &message) {
+  CaseResult result = Result("op", subject, message.empty() ? Status::kPass : Status::kFail,
+                             test + "/" + dtype + "__x_" + layout);
+  result.mode = "accuracy";
+  result.id = "op." + subject + ".accuracy/" + test + "/" + dtype + "/x_" + layout;
+  result.params = nlohmann::json{{"dtype", dtype}, {"x_layout", layout}};
+  result.message = message.empty() ? "" : message + "\nrerun: infinicts run --filter " + result.id;
+  return result;
+}
+
+// Three bugs, each in its own operator, each seen in 4 dtypes x 3 layouts x 2 clauses (the
+// accuracy clause in one test, the memory clause in another), with the contiguous cases passing
+// and different numbers in every message: three groups, each headed by its own subject, each
+// naming the layouts that trigger it and a case to rerun.
+TEST(RootCauses, OneBugIsOneGroupAcrossDtypesLayoutsAndClauses) {
   RootCauses causes;
-  CaseResult failing = Result("op", "add", Status::kFail, "a");
-  failing.message = "OP-ACC-1: 3 of 9 elements\nmore";
-  causes.Add(failing);
-  failing.id = "op.add.conformance/b";
-  failing.message = "OP-ACC-1: 4 of 9 elements";
-  causes.Add(failing);
-  causes.Add(Result("op", "add", Status::kPass, "c"));
+  int n = 0;
+  for (const char *subject : {"softplus", "conv", "log_softmax"}) {
+    for (const char *dtype : {"f16", "bf16", "f32", "f64"}) {
+      for (const char *layout : {"contiguous", "transposed", "broadcast", "flipped"}) {
+        const bool failing = std::string(layout) != "contiguous";
+        ++n;
+        causes.Add(AccuracyCase(subject, "matches_oracle", dtype, layout,
+                                failing ? "OP-ACC-1: output y: " + std::string(dtype) + " [" + std::to_string(n) +
+                                              ", 7]: " + std::to_string(n % 5 + 1) + " of 90 elements differ"
+                                        : ""));
+        causes.Add(AccuracyCase(subject, "gaps_untouched", dtype, layout,
+                                failing ? "OP-MEM-1: output y: the operator wrote " + std::to_string(n * 3) +
+                                              " storage elements its layout does not address"
+                                        : ""));
+      }
+    }
+  }
   const std::vector<RootCauseGroup> groups = causes.Groups();
-  ASSERT_EQ(groups.size(), 1u);
+  ASSERT_EQ(groups.size(), 3u);
+  std::set<std::string> subjects;
+  for (const RootCauseGroup &group : groups) {
+    EXPECT_EQ(group.count, 24);
+    ASSERT_EQ(group.subjects.size(), 1u);
+    subjects.insert(group.subjects.front());
+    EXPECT_EQ(group.trigger, "x_layout ∈ {broadcast, flipped, transposed}");
+    EXPECT_EQ(group.rerun.rfind("infinicts run --filter op." + group.subjects.front().substr(3), 0), 0u) << group.rerun;
+  }
+  EXPECT_EQ(subjects, (std::set<std::string>{"op.conv", "op.log_softmax", "op.softplus"}));
+}
+
+// Two bugs in one operator are two groups: one on a dtype, one on a layout.
+TEST(RootCauses, TwoBugsOfOneSubjectAreTwoGroups) {
+  RootCauses causes;
+  for (const char *dtype : {"f32", "f64"}) {
+    for (const char *layout : {"contiguous", "transposed"}) {
+      std::string message;
+      if (std::string(dtype) == "f64") message = "OP-ACC-1: 9 of 90 elements differ (f64 computed in f32)";
+      if (std::string(layout) == "transposed" && message.empty()) message = "OP-ACC-1: 30 of 90 elements differ";
+      causes.Add(AccuracyCase("hardswish", "matches_oracle", dtype, layout, message));
+    }
+  }
+  for (const char *layout : {"contiguous", "padded"}) {
+    causes.Add(AccuracyCase("hardswish", "matches_oracle", "f16", layout, ""));
+  }
+  const std::vector<RootCauseGroup> groups = causes.Groups();
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0].trigger, "dtype = f64");
   EXPECT_EQ(groups[0].count, 2);
-  EXPECT_EQ(groups[0].clause, "OP-ACC-1");
-  EXPECT_EQ(groups[0].message, "OP-ACC-1: 3 of 9 elements");
+  EXPECT_EQ(groups[1].trigger, "x_layout = transposed");
+  EXPECT_EQ(groups[1].count, 1);
+}
+
+// A NULL argument left unchecked is one group over every operator; a blocking clause is one group.
+TEST(RootCauses, CrashesOnInvalidInputGroupByCallAndArgument) {
+  RootCauses causes;
+  for (const char *subject : {"gemm", "add", "relu"}) {
+    const std::string name = std::string(subject) == "gemm" ? "Gemm" : std::string(subject) == "add" ? "Add" : "Relu";
+    CaseResult crashed = Result("op", subject, Status::kCrash, "create_null_pointers/f32");
+    crashed.crash_on_invalid_input = true;
+    crashed.message = "the suite process was killed by signal 11 (SIGSEGV) during this case, on invalid input, in the "
+                      "backend call infiniopCreate" + name + "Descriptor(handle = NULL)";
+    causes.Add(crashed);
+    crashed.id = "op." + std::string(subject) + ".conformance/compute_null_pointers/f32";
+    crashed.message = "the suite process was killed by signal 11 (SIGSEGV) during this case, on invalid input, in the "
+                      "backend call infiniop" + name + "(desc = NULL)";
+    causes.Add(crashed);
+    CaseResult blocked = Result("op", subject, Status::kBlocked, "two_streams/f32");
+    blocked.message = "infinirtStreamCreate answered SUCCESS with the same stream twice, and this case needs distinct "
+                      "streams; blocked by RT-STREAM-2, which rt.stream.conformance/create_distinct checks";
+    causes.Add(blocked);
+    causes.Add(Result("op", subject, Status::kPass, "matches_oracle/f32"));
+  }
+  const std::vector<RootCauseGroup> groups = causes.Groups();
+  ASSERT_EQ(groups.size(), 3u);
+  for (const RootCauseGroup &group : groups) {
+    EXPECT_EQ(group.count, 3);
+    EXPECT_EQ(group.subjects.size(), 3u);
+  }
 }
 
 TEST(Levels, ARefusedOptionalCapabilityIsListedNotBlocking) {

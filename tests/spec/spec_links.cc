@@ -4,49 +4,9 @@
 
 #include <cstdio>
 #include <map>
-#include <regex>
-#include <set>
 #include <sstream>
 
 namespace infinicts::spec {
-namespace {
-
-const std::regex &ClauseItem() {
-  static const std::regex item(R"(^\s*[-*]\s+\*\*([A-Z]+-[A-Z][A-Z0-9]*-[0-9]+)\*\*\s+(.*)$)");
-  return item;
-}
-
-bool HasWord(const std::string &text, const char *word) {
-  return std::regex_search(text, std::regex(std::string("\\b") + word + "\\b"));
-}
-
-}  // namespace
-
-Spec ParseSpec(const std::string &markdown) {
-  Spec spec;
-  std::map<std::string, int> first_line;
-  std::istringstream lines(markdown);
-  std::string line;
-  for (int number = 1; std::getline(lines, line); ++number) {
-    std::smatch match;
-    if (!std::regex_match(line, match, ClauseItem())) continue;
-    const std::string id = match[1];
-    const std::string sentence = match[2];
-    const std::string where = "line " + std::to_string(number) + ": " + id;
-    const bool must = HasWord(sentence, "MUST"), should = HasWord(sentence, "SHOULD");
-    if (must == should) {
-      spec.errors.push_back(where + (must ? " says both MUST and SHOULD" : " says neither MUST nor SHOULD"));
-      continue;
-    }
-    if (auto [it, inserted] = first_line.emplace(id, number); !inserted) {
-      spec.errors.push_back(where + " repeats the id of line " + std::to_string(it->second));
-      continue;
-    }
-    spec.clauses.push_back(Clause{id, must, number});
-  }
-  if (spec.clauses.empty() && spec.errors.empty()) spec.errors.push_back("the spec has no clauses");
-  return spec;
-}
 
 bool ListSuite(const std::string &binary, std::string *listing) {
   FILE *pipe = popen(("'" + binary + "' --cts-list").c_str(), "r");

@@ -6,21 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "report/spec_clauses.h"  // Clause, Spec, ParseSpec
+
 namespace infinicts::spec {
-
-struct Clause {
-  std::string id;  // "RT-DEV-3"
-  bool must = false;
-  int line = 0;
-};
-
-struct Spec {
-  std::vector<Clause> clauses;
-  std::vector<std::string> errors;  // malformed or duplicate clauses
-};
-
-// Reads the clause items ("- **ID** sentence with MUST or SHOULD") of a Markdown spec.
-Spec ParseSpec(const std::string &markdown);
 
 struct CitingCase {
   std::string id;  // "rt.memory.conformance/memcpy/h2d/bytes_1"
