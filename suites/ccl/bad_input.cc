@@ -213,7 +213,8 @@ void RunBadCall(const BadCall &row) {
   CCL_ASSERT_OK(recv->Upload(recv_bytes.data(), kBufferBytes));
   CCL_ASSERT_OK(MakeCurrent(world.device(0)));
 
-  const int status = row.call(BadCallContext{world, send->data(), recv->data()});
+  const int status =
+      cts::ProbeInvalidInput(row.name.c_str(), [&] { return row.call(BadCallContext{world, send->data(), recv->data()}); });
   // Accepted, the call may wait for rank 1 for ever: leave the group as it is.
   if (status == INFINI_STATUS_SUCCESS) world.Abandon();
   CTS_ASSERT_STATUS_AS(status, row.name, row.expected);
@@ -244,28 +245,28 @@ class AllGatherVBadInput : public cts::ParamCase<BadCall> {};
 class ReduceScatterVBadInput : public cts::ParamCase<BadCall> {};
 class SendRecvBadInput : public cts::ParamCase<BadCall> {};
 
-CTS_TEST_P(AllReduceBadInput, rejects, "all_reduce", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-4", "CCL-ERR-7") {
+CTS_PROBE_P(AllReduceBadInput, rejects, "all_reduce", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-4", "CCL-ERR-7") {
   RunBadCall(GetParam());
 }
-CTS_TEST_P(ReduceScatterBadInput, rejects, "reduce_scatter", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-4",
+CTS_PROBE_P(ReduceScatterBadInput, rejects, "reduce_scatter", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-4",
            "CCL-ERR-7") {
   RunBadCall(GetParam());
 }
-CTS_TEST_P(AllGatherBadInput, rejects, "all_gather", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-7") {
+CTS_PROBE_P(AllGatherBadInput, rejects, "all_gather", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-7") {
   RunBadCall(GetParam());
 }
-CTS_TEST_P(AllGatherVBadInput, rejects, "all_gather_v", "CCL-AGV-4", "CCL-ERR-7") {
+CTS_PROBE_P(AllGatherVBadInput, rejects, "all_gather_v", "CCL-AGV-4", "CCL-ERR-7") {
   cts::NoteOptionalCapability("all_gather_v");
   RunBadCall(GetParam());
 }
-CTS_TEST_P(ReduceScatterVBadInput, rejects, "reduce_scatter_v", "CCL-RSV-4", "CCL-ERR-7") {
+CTS_PROBE_P(ReduceScatterVBadInput, rejects, "reduce_scatter_v", "CCL-RSV-4", "CCL-ERR-7") {
   cts::NoteOptionalCapability("reduce_scatter_v");
   RunBadCall(GetParam());
 }
-CTS_TEST_P(BroadcastBadInput, rejects, "broadcast", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-5", "CCL-ERR-7") {
+CTS_PROBE_P(BroadcastBadInput, rejects, "broadcast", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-5", "CCL-ERR-7") {
   RunBadCall(GetParam());
 }
-CTS_TEST_P(SendRecvBadInput, rejects, "send_recv", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-6", "CCL-ERR-7") {
+CTS_PROBE_P(SendRecvBadInput, rejects, "send_recv", "CCL-ERR-1", "CCL-ERR-2", "CCL-ERR-3", "CCL-ERR-6", "CCL-ERR-7") {
   RunBadCall(GetParam());
 }
 

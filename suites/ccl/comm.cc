@@ -71,13 +71,13 @@ std::vector<StatusRow> InitAllRejectRows() {
 
 class CommInitAllRejects : public cts::ParamCase<StatusRow> {};
 
-CTS_TEST_P(CommInitAllRejects, init_all_rejects, "comm", "CCL-COMM-2", "CCL-COMM-3", "CCL-COMM-4", "CCL-COMM-5") {
+CTS_PROBE_P(CommInitAllRejects, init_all_rejects, "comm", "CCL-COMM-2", "CCL-COMM-3", "CCL-COMM-4", "CCL-COMM-5") {
   CTS_ASSERT_STATUS(GetParam().call(), GetParam().expected);
 }
 
 class CommCase : public cts::CaseBase {};
 
-CTS_TEST_F(CommCase, init_all_type_without_devices, "conformance", "comm", "CCL-COMM-6") {
+CTS_PROBE_F(CommCase, init_all_type_without_devices, "conformance", "comm", "CCL-COMM-6") {
   for (int type = 0; type < INFINI_DEVICE_TYPE_COUNT; ++type) {
     int count = 0;
     if (rt().infinirtGetDeviceCount(static_cast<infiniDevice_t>(type), &count) != INFINI_STATUS_SUCCESS || count != 0) {
@@ -85,7 +85,9 @@ CTS_TEST_F(CommCase, init_all_type_without_devices, "conformance", "comm", "CCL-
     }
     infinicclComm_t comms[1] = {nullptr};
     const int ids[1] = {0};
-    const int status = ccl().infinicclCommInitAll(static_cast<infiniDevice_t>(type), comms, 1, ids);
+    const int status = cts::ProbeInvalidInput("infinicclCommInitAll(type, comms, 1, ids)", [&] {
+      return ccl().infinicclCommInitAll(static_cast<infiniDevice_t>(type), comms, 1, ids);
+    });
     if (status == INFINI_STATUS_SUCCESS) ccl().infinicclCommDestroy(comms[0]);
     SCOPED_TRACE("device type " + DeviceTypeName(type));
     CTS_ASSERT_STATUS_AS(status, "infinicclCommInitAll(type, comms, 1, ids)", INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED);
@@ -94,12 +96,12 @@ CTS_TEST_F(CommCase, init_all_type_without_devices, "conformance", "comm", "CCL-
   GTEST_SKIP() << "the backend has devices of every type";
 }
 
-CTS_TEST_F(CommCase, destroy_null, "conformance", "comm", "CCL-COMM-10") {
+CTS_PROBE_F(CommCase, destroy_null, "conformance", "comm", "CCL-COMM-10") {
   CTS_SHOULD_ANSWER(ccl().infinicclCommDestroy(nullptr), "destroy_null_as_recommended", INFINI_STATUS_NULL_POINTER,
                     INFINI_STATUS_SUCCESS);
 }
 
-CTS_TEST_F(CommCase, unique_id_null, "conformance", "comm", "CCL-COMM-7") {
+CTS_PROBE_F(CommCase, unique_id_null, "conformance", "comm", "CCL-COMM-7") {
   CTS_ASSERT_STATUS(ccl().infinicclGetUniqueId(nullptr), INFINI_STATUS_NULL_POINTER);
 }
 
@@ -188,7 +190,7 @@ std::vector<StatusRow> InitRankRejectRows() {
 
 class CommInitRankRejects : public cts::ParamCase<StatusRow> {};
 
-CTS_TEST_P(CommInitRankRejects, init_rank_rejects, "comm", "CCL-COMM-8") {
+CTS_PROBE_P(CommInitRankRejects, init_rank_rejects, "comm", "CCL-COMM-8") {
   CTS_ASSERT_STATUS(GetParam().call(), GetParam().expected);
 }
 

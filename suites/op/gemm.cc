@@ -220,7 +220,7 @@ struct GemmOp {
              [](auto &s) { s[1].layout.strides = {14, 2}; })
         .Add("c_without_unit_stride", INFINI_STATUS_BAD_TENSOR_STRIDES,
              [](auto &s) { s[0].layout.strides = {12, 2}; })
-        .Add("c_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](auto &s) { s[0].layout.strides = {3, 1}; })
+        .AddRecommended("c_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](auto &s) { s[0].layout.strides = {3, 1}; })
         .Add("a_leading_dim_too_small", INFINI_STATUS_BAD_TENSOR_STRIDES,
              [](auto &s) { s[1].layout.strides = {1, 3}; })
         .Add("c_batch_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,

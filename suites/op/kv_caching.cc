@@ -220,7 +220,7 @@ struct KVCachingOp {
     bad.Add("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[4], {2}); });
     bad.Add("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
-    bad.Add("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+    bad.AddRecommended("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
     bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
             [=](Specs &s) {

@@ -236,7 +236,7 @@ struct PagedCachingOp {
     bad.Add("slot_mapping_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[4], {3, 1}); });
     bad.Add("k_cache_slots_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](Specs &s) { s[0].layout.strides = {64, 32, 0, 1}; });
-    bad.Add("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+    bad.AddRecommended("v_cache_heads_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](Specs &s) { s[1].layout.strides = {64, 8, 8, 1}; });
     bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
             [](Specs &s) {

@@ -124,7 +124,7 @@ struct RearrangeOp {
     bad.Add("dst_5x4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {5, 4}); });
     bad.Add("dst_flattened", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {20}); });
     bad.Add("dst_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-    bad.Add("dst_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {3, 1}; });
+    bad.AddRecommended("dst_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {3, 1}; });
     bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
             [](Specs &s) {
               s[0].dtype = INFINI_DTYPE_F16;

@@ -24,6 +24,7 @@ namespace infinicts::op_cases {
 namespace {
 
 constexpr size_t kRoutedExperts = 256;
+constexpr size_t kExpertsPerGroup = 32;  // 8 groups of 32 (OP-TOPKROUTER-3)
 
 struct TopkrouterProblem : Param<TopkrouterProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;  // x; correction_bias is F32
@@ -72,6 +73,17 @@ struct TopkrouterOp {
   static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
     oracle::TopkrouterResult expected = oracle::Topkrouter(t[2], t[3], p.routed_scaling_factor, p.topk);
     return {std::move(expected.values), std::move(expected.indices)};
+  }
+
+  // Experts of one group with equal logits and biases may come in any order (OP-TOPKROUTER-6 only
+  // recommends the lower index first); across groups the group ranking still decides.
+  static std::vector<HostTensor> SettleTies(const Problem &, const std::vector<HostTensor> &t,
+                                            const std::vector<HostTensor> &expected, const std::vector<HostTensor> &got) {
+    const HostTensor &x = t[2], &bias = t[3];
+    return SettleTopkTies(expected, got, kRoutedExperts, [&x, &bias](size_t r, size_t a, size_t b) {
+      return a / kExpertsPerGroup == b / kExpertsPerGroup && x.Get({r, a}) == x.Get({r, b}) &&
+             bias.GetAt(a) == bias.GetAt(b);
+    });
   }
 
   static double Flops(const Problem &p) {
@@ -164,7 +176,7 @@ struct TopkrouterOp {
   static std::vector<AliasPair> InPlacePairs() { return {}; }
 
   static OpClauses Clauses() {
-    return {{"OP-TOPKROUTER-3", "OP-TOPKROUTER-4", "OP-TOPKROUTER-5"},
+    return {{"OP-TOPKROUTER-3", "OP-TOPKROUTER-4", "OP-TOPKROUTER-5", "OP-TOPKROUTER-6"},
             {"OP-TOPKROUTER-1"},
             {"OP-TOPKROUTER-2"},
             {},

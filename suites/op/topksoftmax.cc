@@ -1,5 +1,5 @@
 // Topksoftmax: per row of x [tokens, experts], the topk experts of largest logit into
-// indices (I32, ties to the lower index) and their softmax probabilities over the whole row
+// indices (I32, ties in any order, the lower index first recommended) and their softmax probabilities over the whole row
 // into values (F32), renormalised over the topk when norm != 0 (spec section OP-TOPKSOFTMAX).
 // The create call takes x alone; values and indices are [tokens, topk] (RoutingOutputSpecs).
 //
@@ -63,6 +63,14 @@ struct TopksoftmaxOp {
   static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
     oracle::TopkRoutingResult expected = oracle::Topksoftmax(t[2], p.topk, p.norm);
     return {std::move(expected.values), std::move(expected.indices)};
+  }
+
+  // Equal logits may come in any order (OP-TOPKSOFTMAX-6 only recommends the lower index first).
+  static std::vector<HostTensor> SettleTies(const Problem &p, const std::vector<HostTensor> &t,
+                                            const std::vector<HostTensor> &expected, const std::vector<HostTensor> &got) {
+    const HostTensor &x = t[2];
+    return SettleTopkTies(expected, got, p.experts,
+                          [&x](size_t r, size_t a, size_t b) { return x.Get({r, a}) == x.Get({r, b}); });
   }
 
   static double Flops(const Problem &p) {
@@ -154,7 +162,7 @@ struct TopksoftmaxOp {
   static std::vector<AliasPair> InPlacePairs() { return {}; }
 
   static OpClauses Clauses() {
-    return {{"OP-TOPKSOFTMAX-3", "OP-TOPKSOFTMAX-4", "OP-TOPKSOFTMAX-5"},
+    return {{"OP-TOPKSOFTMAX-3", "OP-TOPKSOFTMAX-4", "OP-TOPKSOFTMAX-5", "OP-TOPKSOFTMAX-6"},
             {"OP-TOPKSOFTMAX-1"},
             {"OP-TOPKSOFTMAX-2"},
             {},

@@ -55,7 +55,7 @@ CTS_TEST_F(DeviceCase, init_is_idempotent, "conformance", "device", "RT-DEV-1") 
   EXPECT_GE(count, static_cast<int>(cts::device_ids().size())) << "infinirtInit changed the device count";
 }
 
-CTS_TEST_F(DeviceCase, all_device_count_null, "conformance", "device", "RT-DEV-2") {
+CTS_PROBE_F(DeviceCase, all_device_count_null, "conformance", "device", "RT-DEV-2") {
   CTS_ASSERT_STATUS(rt().infinirtGetAllDeviceCount(nullptr), INFINI_STATUS_NULL_POINTER);
 }
 
@@ -72,7 +72,7 @@ CTS_TEST_F(DeviceCase, counts_agree_with_all_device_count, "conformance", "devic
       << "fewer " << DeviceTypeName(cts::device_type()) << " devices than the run uses";
 }
 
-CTS_TEST_F(DeviceCase, device_count_null, "conformance", "device", "RT-DEV-4") {
+CTS_PROBE_F(DeviceCase, device_count_null, "conformance", "device", "RT-DEV-4") {
   for (int type = 0; type < INFINI_DEVICE_TYPE_COUNT; ++type) {
     SCOPED_TRACE(DeviceTypeName(type));
     CTS_ASSERT_STATUS(rt().infinirtGetDeviceCount(static_cast<infiniDevice_t>(type), nullptr),
@@ -80,7 +80,7 @@ CTS_TEST_F(DeviceCase, device_count_null, "conformance", "device", "RT-DEV-4") {
   }
 }
 
-CTS_TEST_F(DeviceCase, device_count_bad_type, "conformance", "device", "RT-DEV-6") {
+CTS_PROBE_F(DeviceCase, device_count_bad_type, "conformance", "device", "RT-DEV-6") {
   for (int type : {-1, static_cast<int>(INFINI_DEVICE_TYPE_COUNT), INFINI_DEVICE_TYPE_COUNT + 1000, INT_MIN}) {
     SCOPED_TRACE("type " + std::to_string(type));
     int count = 5;
@@ -90,7 +90,7 @@ CTS_TEST_F(DeviceCase, device_count_bad_type, "conformance", "device", "RT-DEV-6
   }
 }
 
-CTS_TEST_F(DeviceCase, get_device_null, "conformance", "device", "RT-DEV-12") {
+CTS_PROBE_F(DeviceCase, get_device_null, "conformance", "device", "RT-DEV-12") {
   CTS_ASSERT_STATUS(rt().infinirtGetDevice(nullptr, nullptr), INFINI_STATUS_NULL_POINTER);
   // Either alone may be NULL: the other is filled (InfiniCore's own InfiniCCL asks for the type alone).
   const int last = cts::device_ids().back();
@@ -216,7 +216,7 @@ std::vector<BadSetParam> BadSetMatrix() {
 
 class SetDeviceRejects : public cts::ParamCase<BadSetParam> {};
 
-CTS_TEST_P(SetDeviceRejects, set_device_rejects, "device", "RT-DEV-9", "RT-DEV-10", "RT-DEV-11") {
+CTS_PROBE_P(SetDeviceRejects, set_device_rejects, "device", "RT-DEV-9", "RT-DEV-10", "RT-DEV-11") {
   const infiniDevice_t type = cts::device_type();
   const int start = PickedId(GetParam().start);
   CTS_ASSERT_OK(rt().infinirtSetDevice(type, start));
@@ -272,7 +272,7 @@ CTS_TEST_P(DeviceOnPick, identity_across_switches, "device", "RT-DEV-16") {
                                                           << other;
 }
 
-CTS_TEST_F(DeviceCase, mem_info_null, "conformance", "device", "RT-DEV-17") {
+CTS_PROBE_F(DeviceCase, mem_info_null, "conformance", "device", "RT-DEV-17") {
   size_t value = 0;
   const infiniDevice_t type = cts::device_type();
   const int id = cts::device_ids().front();
@@ -280,7 +280,7 @@ CTS_TEST_F(DeviceCase, mem_info_null, "conformance", "device", "RT-DEV-17") {
   CTS_ASSERT_STATUS(rt().infinirtGetMemInfo(type, id, &value, nullptr), INFINI_STATUS_NULL_POINTER);
 }
 
-CTS_TEST_F(DeviceCase, mem_info_bad_device, "conformance", "device", "RT-DEV-18") {
+CTS_PROBE_F(DeviceCase, mem_info_bad_device, "conformance", "device", "RT-DEV-18") {
   size_t free_bytes = 0, total_bytes = 0;
   const infiniDevice_t type = cts::device_type();
   std::vector<int> bad_types = {-1, INFINI_DEVICE_TYPE_COUNT};

@@ -29,12 +29,12 @@ infinirtDeviceResourceSnapshot_t JunkSnapshot() {
 
 class SnapshotCase : public cts::CaseBase {};
 
-CTS_TEST_F(SnapshotCase, null_snapshot, "conformance", "resource_snapshot", "RT-SNAP-1") {
+CTS_PROBE_F(SnapshotCase, null_snapshot, "conformance", "resource_snapshot", "RT-SNAP-1") {
   CTS_ASSERT_STATUS(rt().infinirtGetDeviceResourceSnapshot(cts::device_type(), cts::device_ids().front(), nullptr),
                     INFINI_STATUS_NULL_POINTER);
 }
 
-CTS_TEST_F(SnapshotCase, bad_device, "conformance", "resource_snapshot", "RT-SNAP-2") {
+CTS_PROBE_F(SnapshotCase, bad_device, "conformance", "resource_snapshot", "RT-SNAP-2") {
   // A backend without the function ends unsupported here, not passing on its refusals below.
   infinirtDeviceResourceSnapshot_t snapshot = JunkSnapshot();
   CTS_ASSERT_OK(rt().infinirtGetDeviceResourceSnapshot(cts::device_type(), cts::device_ids().front(), &snapshot));
@@ -123,9 +123,14 @@ CTS_TEST_P(SnapshotOnPick, agrees_with_mem_info, "resource_snapshot", "RT-SNAP-5
   CTS_CHECK_OK(snapshot_now(&allocated));
   CTS_ASSERT_OK(rt().infinirtFree(hold.Release()));
   CTS_CHECK_OK(snapshot_now(&after));
-  EXPECT_LE(allocated.free_bytes + bytes, before.free_bytes)
-      << "RT-SNAP-6: free_bytes dropped by less than the " << bytes << " bytes allocated";
-  EXPECT_GE(after.free_bytes, before.free_bytes) << "RT-SNAP-6: free_bytes did not come back after infinirtFree";
+  if (cts::device_type() == INFINI_DEVICE_CPU) {
+    // Device memory is host memory: the OS's free count, which untouched pages do not lower (RT-SNAP-6).
+    cts::RecordMetric("free_bytes_track_allocations", allocated.free_bytes + bytes <= before.free_bytes ? 1 : 0);
+  } else {
+    EXPECT_LE(allocated.free_bytes + bytes, before.free_bytes)
+        << "RT-SNAP-6: free_bytes dropped by less than the " << bytes << " bytes allocated";
+    EXPECT_GE(after.free_bytes, before.free_bytes) << "RT-SNAP-6: free_bytes did not come back after infinirtFree";
+  }
   cts::RecordMetric("total_bytes", static_cast<double>(before.total_bytes));
 }
 

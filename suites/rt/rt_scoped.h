@@ -32,15 +32,12 @@ class OnDevice {
   bool switched_ = false;
 };
 
-// For a case that needs a created stream (to destroy it, or to capture it: the NULL stream
-// cannot be captured): ends it `blocked` when StreamCreate answered with the NULL stream, the
-// cascade of RT-STREAM-2, which rt.stream.conformance/create_distinct reports alone.
-#define RT_REQUIRE_CREATED_STREAM(raw)                                                             \
-  do {                                                                                            \
-    if ((raw) == nullptr)                                                                         \
-      CTS_BLOCK("infinirtStreamCreate answered SUCCESS with the NULL stream, and this case needs " \
-                "a stream of its own",                                                            \
-                *::infinicts::cts::RootCauseOf("infinirtStreamCreate"));                          \
+// For a case that needs a stream of its own (to capture it: the NULL stream cannot be captured):
+// skipped where StreamCreate hands out the NULL stream, which RT-STREAM-10 only recommends against.
+#define RT_REQUIRE_CREATED_STREAM(raw)                                                                   \
+  do {                                                                                                  \
+    if ((raw) == nullptr)                                                                               \
+      GTEST_SKIP() << "needs a stream of its own, and infinirtStreamCreate hands out the NULL stream only"; \
   } while (0)
 
 enum class HandleKind { kDeviceMemory, kHostMemory, kStream, kEvent, kGraph, kGraphExec };

@@ -73,11 +73,16 @@ class SyncOnExit {
   device::Device &device_;
 };
 
-// Conformance checks, each on one call (or several calls of one problem, same specs).
+// Conformance checks, each on one call (or several calls of one problem, same specs). The
+// checks of invalid input (NULL arguments, a short workspace, Destroy(NULL)) are apart from the
+// checks of valid input, so a backend that checks no argument loses those clauses alone.
 void CheckCreateNullPointers(const PreparedCall &call);
 void CheckComputeNullPointers(const PreparedCall &call);
 void CheckWorkspace(const PreparedCall &call);
+void CheckWorkspaceRefusals(const PreparedCall &call);
 void CheckDeviceQueriesAndDestroy(const PreparedCall &call);
+void CheckDeviceQueryNullPointers(const PreparedCall &call);
+void CheckDestroyNull(const PreparedCall &call);
 // One descriptor, each call on the same stream in turn.
 void CheckReuse(const std::vector<PreparedCall> &calls);
 // One descriptor, calls alternating between two streams (each stream its own workspace).
@@ -89,6 +94,7 @@ struct RefusalRule {
   // checked_in_spec_order 0.
   infiniStatus_t second_fault = INFINI_STATUS_SUCCESS;
   bool beyond_spec = false;  // a dtype the spec does not list: SUCCESS passes, recorded
+  bool recommended = false;  // a refusal the spec recommends only: SUCCESS passes, recorded
 };
 // `specs` (a valid problem's, mutated) must be refused as `rule` says.
 void CheckRefused(const std::vector<TensorSpec> &specs, const OpCalls &calls, const RefusalRule &rule,

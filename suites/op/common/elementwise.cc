@@ -158,7 +158,7 @@ std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const
   bad.Add(names[0] + "_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 5, 1}); });
   bad.Add(names[1] + "_implicit_broadcast", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {5}); });
   bad.Add(names[0] + "_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 1}; });
-  bad.Add(names[0] + "_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
+  bad.AddRecommended(names[0] + "_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
           [](Specs &s) { s[0].layout.strides = {2, 1}; });
   bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
           [](Specs &s) {

@@ -100,6 +100,9 @@ struct BadDescriptorOf : Param<BadDescriptorOf<Problem>> {
   // A variant named "all_<dtype>" ("all_i32") gives every tensor that dtype, one the spec does
   // not list for the operator: a backend may support it (SUCCESS passes, recorded as
   // accepted_beyond_spec), and an operator that admits it has no such variant (op_cases.h).
+  // A refusal the spec only recommends (OP-DESC-26: outputs whose rows partly overlap): SUCCESS
+  // passes, recorded as refused_as_recommended 0.
+  bool recommended = false;
 
   std::string Name() const { return name; }
   std::string Json() const;
@@ -111,6 +114,7 @@ std::string BadDescriptorOf<Problem>::Json() const {
   json["variant"] = name;
   json["expected_status"] = StatusName(expected);
   if (second_fault != INFINI_STATUS_SUCCESS) json["also_wrong"] = StatusName(second_fault);
+  if (recommended) json["refusal"] = "recommended";
   return json.dump();
 }
 
@@ -143,6 +147,12 @@ class BadDescriptorList {
     d.expected = expected;
     d.second_fault = second_fault;
     list_.push_back(std::move(d));
+    return *this;
+  }
+  // A refusal the spec recommends without requiring it (outputs whose rows partly overlap).
+  BadDescriptorList &AddRecommended(std::string name, infiniStatus_t expected, Mutate mutate) {
+    Add(std::move(name), expected, std::move(mutate));
+    list_.back().recommended = true;
     return *this;
   }
 

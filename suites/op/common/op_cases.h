@@ -6,12 +6,16 @@
 // Cases (ids op.<subject>.<mode>/<test>/<param>):
 //   accuracy/matches_oracle/<problem>         every AccuracyProblems() entry against the fp64 oracle
 //   conformance/stream_order|null_stream|reuse|two_streams/<problem>   every ConformanceProblems() entry
-//   conformance/workspace/<problem>           every ConformanceProblems() entry
-//   conformance/create_null_pointers|compute_null_pointers|released_early|destroy_after_compute|
-//               device_and_destroy/<problem>  the first ConformanceProblems() entry
+//   conformance/workspace|workspace_refusals/<problem>   every ConformanceProblems() entry
+//   conformance/released_early|destroy_after_compute|device_and_destroy|create_null_pointers|
+//               compute_null_pointers|device_query_null_pointers|destroy_null/<problem>
+//                                             the first ConformanceProblems() entry
 //   conformance/in_place/<problem>/<out>_is_<in>   InPlacePairs() × ConformanceProblems()
-//   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order/<variant>   BadDescriptors()
+//   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order|overlapping_rows/<variant>
+//                                             BadDescriptors()
 //   conformance/dtype_probe/<dtype>           every dtype of the interface
+// The cases of invalid input (NULL pointers, refusals, bad descriptors, dtype probes) are
+// declared with INFINICTS_OP_PROBE_P: they run after the others (cts::CaseInput::kInvalid).
 #pragma once
 
 #include <algorithm>
@@ -105,7 +109,7 @@ std::vector<DtypeProbeParam> DtypeProbeParams() {
   return params;
 }
 
-enum class BadKind { kDtype, kShape, kStrides, kParam, kOrder };
+enum class BadKind { kDtype, kShape, kStrides, kParam, kOrder, kRecommended };
 
 // The dtype of an "all_<dtype>" variant (every tensor of one dtype beyond the spec), if it is one.
 template <class BadDescriptor>
@@ -123,7 +127,9 @@ std::vector<typename Op::BadDescriptor> BadDescriptorsOf(BadKind kind) {
     const std::optional<infiniDtype_t> beyond = BeyondSpecDtype(bad);
     if (beyond && std::find(admitted.begin(), admitted.end(), *beyond) != admitted.end()) continue;
     BadKind of = BadKind::kOrder;
-    if (bad.second_fault == INFINI_STATUS_SUCCESS) {
+    if (bad.recommended) {
+      of = BadKind::kRecommended;
+    } else if (bad.second_fault == INFINI_STATUS_SUCCESS) {
       switch (bad.expected) {
         case INFINI_STATUS_BAD_TENSOR_DTYPE: of = BadKind::kDtype; break;
         case INFINI_STATUS_BAD_TENSOR_SHAPE: of = BadKind::kShape; break;
@@ -144,6 +150,7 @@ void CheckBadDescriptor(const typename Op::BadDescriptor &bad) {
   rule.expected = bad.expected;
   rule.second_fault = bad.second_fault;
   rule.beyond_spec = BeyondSpecDtype(bad).has_value();
+  rule.recommended = bad.recommended;
   CheckRefused(specs, Op::Calls(bad.problem), rule, std::string(Op::kSubject) + " " + bad.name);
 }
 
@@ -165,6 +172,12 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
       ::infinicts::cts::RegisterCase(#Fixture, #Test, "", Op::kSubject, clauses);                        \
   TEST_P(Fixture, Test)
 
+// The same for a case of invalid input (cts::CaseInput::kInvalid): it runs after the others.
+#define INFINICTS_OP_PROBE_P(Fixture, Test, Op, clauses)                                                   \
+  static const bool op_case_##Fixture##_##Test [[maybe_unused]] = ::infinicts::cts::RegisterCase(         \
+      #Fixture, #Test, "", Op::kSubject, clauses, ::infinicts::cts::CaseInput::kInvalid);                  \
+  TEST_P(Fixture, Test)
+
 #define INFINICTS_OP_NAMES ::infinicts::cts::NameFromParam()
 #define INFINICTS_OP_GUARDED(...) ::infinicts::op_cases::Guarded([&] { __VA_ARGS__; })
 
@@ -172,7 +185,8 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   class Op##Accuracy : public ::infinicts::cts::ParamCase<Op::Problem> {};                                 \
   INFINICTS_OP_TEST_P(Op##Accuracy, matches_oracle, Op,                                                    \
                       ::infinicts::op_cases::Joined({"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",     \
-                                                     "OP-LAYOUT-1", "OP-LAYOUT-2"},                         \
+                                                     "OP-LAYOUT-1", "OP-LAYOUT-2", "OP-LAYOUT-3",          \
+                                                     "OP-LAYOUT-4"},                                        \
                                                     Op::Clauses().math)) {                                  \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
@@ -206,10 +220,10 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##Default : public ::infinicts::cts::ParamCase<Op::Problem> {};                                  \
-  INFINICTS_OP_TEST_P(Op##Default, create_null_pointers, Op, (std::vector<std::string>{"OP-DESC-9"})) {     \
+  INFINICTS_OP_PROBE_P(Op##Default, create_null_pointers, Op, (std::vector<std::string>{"OP-DESC-9"})) {     \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckCreateNullPointers(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
-  INFINICTS_OP_TEST_P(Op##Default, compute_null_pointers, Op, (std::vector<std::string>{"OP-DESC-18"})) {   \
+  INFINICTS_OP_PROBE_P(Op##Default, compute_null_pointers, Op, (std::vector<std::string>{"OP-DESC-18"})) {   \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckComputeNullPointers(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INFINICTS_OP_TEST_P(Op##Default, released_early, Op, (std::vector<std::string>{"OP-DESC-3", "OP-DESC-8"})) { \
@@ -226,10 +240,16 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
       ::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()), options);      \
     });                                                                                                     \
   }                                                                                                         \
-  INFINICTS_OP_TEST_P(Op##Default, device_and_destroy, Op,                                                 \
-                      (std::vector<std::string>{"OP-DESC-2", "OP-DESC-16", "OP-DESC-17", "OP-DESC-25"})) {  \
+  INFINICTS_OP_TEST_P(Op##Default, device_and_destroy, Op, (std::vector<std::string>{"OP-DESC-2", "OP-DESC-17"})) { \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDeviceQueriesAndDestroy(                               \
         ::infinicts::op_cases::PrepareOne<Op>(GetParam())));                                                \
+  }                                                                                                         \
+  INFINICTS_OP_PROBE_P(Op##Default, device_query_null_pointers, Op, (std::vector<std::string>{"OP-DESC-16"})) { \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDeviceQueryNullPointers(                               \
+        ::infinicts::op_cases::PrepareOne<Op>(GetParam())));                                                \
+  }                                                                                                         \
+  INFINICTS_OP_PROBE_P(Op##Default, destroy_null, Op, (std::vector<std::string>{"OP-DESC-25"})) {           \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDestroyNull(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##Default, ::testing::Values(Op::ConformanceProblems().front()),  \
                            INFINICTS_OP_NAMES);                                                             \
@@ -252,9 +272,11 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                           ::infinicts::op_cases::Joined({"OP-DESC-13"}, Op::Clauses().strides))             \
   INFINICTS_OP_BAD_CASES_(Op, BadParam, bad_param, kParam, ::infinicts::op_cases::Joined({"OP-DESC-22"}, Op::Clauses().params)) \
   INFINICTS_OP_BAD_CASES_(Op, CheckOrder, check_order, kOrder, (std::vector<std::string>{"OP-DESC-10"}))    \
+  INFINICTS_OP_BAD_CASES_(Op, OverlappingRows, overlapping_rows, kRecommended,                              \
+                          (std::vector<std::string>{"OP-DESC-26"}))                                         \
                                                                                                             \
   class Op##DtypeProbe : public ::infinicts::cts::ParamCase<::infinicts::op_cases::DtypeProbeParam> {};    \
-  INFINICTS_OP_TEST_P(Op##DtypeProbe, dtype_probe, Op,                                                     \
+  INFINICTS_OP_PROBE_P(Op##DtypeProbe, dtype_probe, Op,                                                     \
                       ::infinicts::op_cases::Joined({"OP-DESC-11", "OP-DESC-14", "OP-DESC-15"}, Op::Clauses().dtypes)) { \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDtypeProbeOf<Op>(GetParam()));                         \
   }                                                                                                         \
@@ -264,7 +286,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
 #define INFINICTS_OP_BAD_CASES_(Op, Kind, test, kind, clauses)                                              \
   class Op##Kind : public ::infinicts::cts::ParamCase<Op::BadDescriptor> {};                               \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##Kind);                                                  \
-  INFINICTS_OP_TEST_P(Op##Kind, test, Op, clauses) {                                                       \
+  INFINICTS_OP_PROBE_P(Op##Kind, test, Op, clauses) {                                                      \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckBadDescriptor<Op>(GetParam()));                        \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(                                                                                 \
@@ -274,9 +296,12 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
 
 #define INFINICTS_OP_WORKSPACE_CASES(Op)                                                                    \
   class Op##Workspace : public ::infinicts::cts::ParamCase<Op::Problem> {};                                \
-  INFINICTS_OP_TEST_P(Op##Workspace, workspace, Op,                                                        \
-                      (std::vector<std::string>{"OP-WS-1", "OP-WS-2", "OP-WS-3", "OP-WS-4", "OP-DESC-19"})) { \
+  INFINICTS_OP_TEST_P(Op##Workspace, workspace, Op, (std::vector<std::string>{"OP-WS-1", "OP-WS-4"})) {  \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspace(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
+  }                                                                                                         \
+  INFINICTS_OP_PROBE_P(Op##Workspace, workspace_refusals, Op,                                              \
+                       (std::vector<std::string>{"OP-WS-2", "OP-WS-3", "OP-DESC-19"})) {                     \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspaceRefusals(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##Workspace, ::testing::ValuesIn(Op::ConformanceProblems()),      \
                            INFINICTS_OP_NAMES)

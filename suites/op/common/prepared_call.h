@@ -3,6 +3,7 @@
 // the tolerance it is held to.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,27 @@ struct PreparedCall {
   double flops = 0.0;
   double bytes = 0.0;  // every present tensor's elements once (written ones read and written once)
   bool constant_output = false;  // ConstantOutput<Op> (op_case.h): no weak-data refusal
+  // Where the spec leaves the order of tied entries open (top-k selections): from the inputs,
+  // the oracle's outputs and the backend's (both one per spec, empty for tensors not written),
+  // the oracle's outputs with each tie resolved as the backend resolved it, where that was valid.
+  using TieRule = std::function<std::vector<HostTensor>(
+      const std::vector<HostTensor> &tensors, const std::vector<HostTensor> &expected, const std::vector<HostTensor> &got)>;
+  TieRule settle_ties;
 };
+
+// An operator whose spec leaves tied entries' order open declares
+//   static std::vector<HostTensor> SettleTies(const Problem &, const std::vector<HostTensor> &tensors,
+//                                             const std::vector<HostTensor> &expected,
+//                                             const std::vector<HostTensor> &got);
+template <class Op>
+auto SettleTiesOf(const typename Op::Problem &problem, int) -> decltype(&Op::SettleTies, PreparedCall::TieRule{}) {
+  return [problem](const std::vector<HostTensor> &tensors, const std::vector<HostTensor> &expected,
+                   const std::vector<HostTensor> &got) { return Op::SettleTies(problem, tensors, expected, got); };
+}
+template <class Op>
+PreparedCall::TieRule SettleTiesOf(const typename Op::Problem &, long) {
+  return nullptr;
+}
 
 // How a spec's values live on the host. HostTensor reads and writes every real dtype but F8;
 // F8 and the complex dtypes travel as unsigned integers of their size (a C128 element as two
@@ -85,6 +106,7 @@ PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng) {
     if (!weak || call.constant_output || draw == kMaxDataDraws) break;
   }
   call.calls = Op::Calls(problem);
+  call.settle_ties = SettleTiesOf<Op>(problem, 0);
   call.flops = Op::Flops(problem);
   NoteOptionalDtypes(call.specs, OptionalDtypesOf<Op>());
   return call;

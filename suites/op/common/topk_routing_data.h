@@ -28,6 +28,39 @@ inline std::vector<TensorSpec> RoutingOutputSpecs(size_t tokens, size_t topk) {
   return specs;
 }
 
+// The spec leaves the order of tied experts open (OP-TOPKSOFTMAX-6, OP-TOPKROUTER-6): the backend
+// may rank any expert at j whose ranking key ties with the oracle's expert there, provided its row
+// names distinct experts. `same_key(row, a, b)` says whether experts a and b tie exactly (equal
+// stored inputs). Returns the oracle's outputs with each such index taken from the backend's
+// answer (the values follow the key, so they stay equal), and records ties_in_index_order: 0 when
+// some tie came out in another order than the lower index first.
+template <class SameKey>
+std::vector<HostTensor> SettleTopkTies(std::vector<HostTensor> expected, const std::vector<HostTensor> &got,
+                                       size_t experts, SameKey same_key) {
+  constexpr size_t kIndices = 1;  // RoutingOutputSpecs: values, indices
+  HostTensor &want = expected[kIndices];
+  const HostTensor &answer = got[kIndices];
+  if (answer.storage_bytes() == 0 || want.shape().size() != 2) return expected;
+  bool in_index_order = true;
+  for (size_t r = 0; r < want.shape()[0]; ++r) {
+    std::vector<int64_t> row;
+    for (size_t j = 0; j < want.shape()[1]; ++j) row.push_back(static_cast<int64_t>(answer.Get({r, j})));
+    std::vector<int64_t> sorted = row;
+    std::sort(sorted.begin(), sorted.end());
+    const bool distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+    const bool in_range = sorted.empty() || (sorted.front() >= 0 && sorted.back() < static_cast<int64_t>(experts));
+    if (!distinct || !in_range) continue;  // not a selection at all: the comparison says so
+    for (size_t j = 0; j < row.size(); ++j) {
+      const auto wanted = static_cast<int64_t>(want.Get({r, j}));
+      if (row[j] == wanted || !same_key(r, static_cast<size_t>(row[j]), static_cast<size_t>(wanted))) continue;
+      want.Set({r, j}, static_cast<double>(row[j]));
+      in_index_order = false;
+    }
+  }
+  cts::RecordMetric("ties_in_index_order", in_index_order ? 1 : 0);
+  return expected;
+}
+
 // ---- Topksoftmax: logit rows on a grid -------------------------------------------------
 
 enum class LogitRows {
