@@ -181,6 +181,14 @@ infiniStatus_t UnexportedReduceScatterV(void *, void *, const size_t *, int, inf
   return INFINI_STATUS_NOT_IMPLEMENTED;
 }
 
+// `no_collectives`: a backend without collectives for the device type (InfiniCore's CPU build).
+namespace no_collectives {
+#define X(name, params, args) \
+  infiniStatus_t name params { return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED; }
+#include "backend/ccl_symbols.def"
+#undef X
+}  // namespace no_collectives
+
 }  // namespace
 
 const std::vector<CclFault> &CclFaults() {
@@ -248,6 +256,11 @@ const std::vector<CclFault> &CclFaults() {
          calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
        }},
     };
+    list.push_back({"no_collectives", "every InfiniCCL function answers DEVICE_TYPE_NOT_SUPPORTED", [](CclTable &calls) {
+#define X(name, params, args) calls.name = &no_collectives::name;
+#include "backend/ccl_symbols.def"
+#undef X
+                    }});
     InstallOneRankFaults(list);
     return list;
   }();

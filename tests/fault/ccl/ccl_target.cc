@@ -21,7 +21,7 @@ const CclTable &TargetCcl() {
 }
 
 const CclTable &ActiveCcl() {
-  static const CclTable table = WithFault(TargetCcl(), RequestedFaultName(), CclFaults());
+  static const CclTable table = WithFaults(TargetCcl(), RequestedFaults(), CclFaults());
   return table;
 }
 

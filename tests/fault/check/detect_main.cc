@@ -34,6 +34,8 @@ struct Options {
   std::vector<std::string> expect;
   std::vector<std::string> blocked;  // cases that must end blocked
   std::vector<std::string> unsupported;  // cases that must end unsupported
+  std::vector<std::string> skipped;      // cases that must end skip
+  std::vector<std::string> invalid_input_crashes;  // cases that must crash on invalid input
   std::vector<std::string> parts;        // "PART=VERDICT" that summary.parts must hold
   std::vector<std::string> missing;      // capabilities summary.missing_capabilities must list
   bool only = false;                 // every case neither expected nor blocked must pass
@@ -104,6 +106,9 @@ int main(int argc, char **argv) {
   app.add_option("--expect", options.expect, "glob of case ids that must catch the fault (repeatable)");
   app.add_option("--blocked", options.blocked, "glob of case ids that must end blocked (repeatable)");
   app.add_option("--unsupported", options.unsupported, "glob of case ids that must end unsupported (repeatable)");
+  app.add_option("--skipped", options.skipped, "glob of case ids that must end skip (repeatable)");
+  app.add_option("--invalid-input-crash", options.invalid_input_crashes,
+                 "glob of case ids that must crash on invalid input (repeatable)");
   app.add_option("--part", options.parts, "PART=VERDICT the report's summary.parts must hold (repeatable)");
   app.add_option("--missing-capability", options.missing, "a capability summary.missing_capabilities must list");
   app.add_flag("--only", options.only, "every case no --expect or --blocked glob matches must pass");
@@ -118,8 +123,10 @@ int main(int argc, char **argv) {
                  "text a run failure holds (a lost rank): the run exits non-zero, its report complete");
   CLI11_PARSE(app, argc, argv);
   const bool clean = options.fault == "none";
-  if (!clean && options.expect.empty() && options.blocked.empty() && options.unsupported.empty()) {
-    std::fprintf(stderr, "a fault needs at least one --expect, --blocked or --unsupported glob\n");
+  // A behaviour the interface allows may name no case: with --only, every case must then pass.
+  if (!clean && !options.only && options.expect.empty() && options.blocked.empty() && options.unsupported.empty() &&
+      options.skipped.empty() && options.invalid_input_crashes.empty()) {
+    std::fprintf(stderr, "a fault needs --only, or at least one --expect, --blocked, --unsupported, --skipped or --invalid-input-crash glob\n");
     return 2;
   }
 
@@ -166,7 +173,8 @@ int main(int argc, char **argv) {
   Verdict(std::string("the run finished within ") + budget + " s",
           run.timed_out ? std::vector<std::string>{"it did not"} : std::vector<std::string>{});
   // Unsupported cases alone fail nothing.
-  const int expected_exit = clean || (options.expect.empty() && options.blocked.empty()) ? 0 : 1;
+  const int expected_exit =
+      clean || (options.expect.empty() && options.blocked.empty() && options.invalid_input_crashes.empty()) ? 0 : 1;
   if (!options.run_failure_has.empty()) {
     // A lost rank: mpirun's own exit status names the signal that ended it, not infinicts'.
     Verdict("the run exited non-zero", run.exited && run.exit_code != 0 ? std::vector<std::string>{}
@@ -203,6 +211,13 @@ int main(int argc, char **argv) {
         Verdict("the cases of what the fault takes away ended unsupported",
                 check::CheckEndedAs(report, options.unsupported, "unsupported"));
       }
+      if (!options.skipped.empty()) {
+        Verdict("the cases that cannot apply ended skip", check::CheckEndedAs(report, options.skipped, "skip"));
+      }
+      if (!options.invalid_input_crashes.empty()) {
+        Verdict("the probes of what the backend leaves unchecked crashed on invalid input",
+                check::CheckCrashedOnInvalidInput(report, options.invalid_input_crashes));
+      }
       if (!options.parts.empty()) Verdict("the parts' verdicts", check::CheckPartVerdicts(report, options.parts));
       if (!options.missing.empty()) {
         Verdict("the missing capabilities are listed", check::CheckMissingCapabilities(report, options.missing));
@@ -215,6 +230,8 @@ int main(int argc, char **argv) {
         std::vector<std::string> named = options.expect;
         named.insert(named.end(), options.blocked.begin(), options.blocked.end());
         named.insert(named.end(), options.unsupported.begin(), options.unsupported.end());
+        named.insert(named.end(), options.skipped.begin(), options.skipped.end());
+        named.insert(named.end(), options.invalid_input_crashes.begin(), options.invalid_input_crashes.end());
         Verdict("every other case passed", check::CheckOthersPass(report, named, !options.launcher.empty()));
       }
       std::vector<std::string> caught;

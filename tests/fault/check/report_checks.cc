@@ -85,9 +85,9 @@ namespace {
 
 // Each glob matches at least one case, and every case it matches ended as `wanted` says
 // (`what` describes it: "catch the fault", "end blocked").
-std::vector<std::string> CheckMatchedEnded(const nlohmann::json &report, const std::vector<std::string> &globs,
-                                           const std::function<bool(const std::string &)> &wanted,
-                                           const std::string &what) {
+std::vector<std::string> CheckMatchedResults(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                             const std::function<bool(const nlohmann::json &)> &wanted,
+                                             const std::string &what) {
   std::vector<std::string> problems;
   for (const std::string &glob : globs) {
     int matched = 0;
@@ -95,14 +95,21 @@ std::vector<std::string> CheckMatchedEnded(const nlohmann::json &report, const s
       const std::string id = result.value("id", std::string());
       if (fnmatch(glob.c_str(), id.c_str(), 0) != 0) continue;
       ++matched;
-      if (!wanted(StatusOf(result))) {
-        problems.push_back("expected to " + what + " but ended " + StatusOf(result) + ": " + id + ": " +
-                           FirstLine(result.value("message", std::string())));
+      if (!wanted(result)) {
+        const bool valid_crash = StatusOf(result) == "crash" && !result.value("crash_on_invalid_input", false);
+        problems.push_back("expected to " + what + " but ended " + StatusOf(result) + (valid_crash ? " on valid input" : "") +
+                           ": " + id + ": " + FirstLine(result.value("message", std::string())));
       }
     }
     if (matched == 0) problems.push_back("no case matches the glob " + glob);
   }
   return problems;
+}
+
+std::vector<std::string> CheckMatchedEnded(const nlohmann::json &report, const std::vector<std::string> &globs,
+                                           const std::function<bool(const std::string &)> &wanted,
+                                           const std::string &what) {
+  return CheckMatchedResults(report, globs, [&](const nlohmann::json &result) { return wanted(StatusOf(result)); }, what);
 }
 
 }  // namespace
@@ -115,6 +122,15 @@ std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::ve
 std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::vector<std::string> &globs,
                                       const std::string &status) {
   return CheckMatchedEnded(report, globs, [&](const std::string &got) { return got == status; }, "end " + status);
+}
+
+std::vector<std::string> CheckCrashedOnInvalidInput(const nlohmann::json &report, const std::vector<std::string> &globs) {
+  return CheckMatchedResults(
+      report, globs,
+      [](const nlohmann::json &result) {
+        return StatusOf(result) == "crash" && result.value("crash_on_invalid_input", false);
+      },
+      "crash on invalid input");
 }
 
 std::vector<std::string> CheckOthersPass(const nlohmann::json &report, const std::vector<std::string> &globs,

@@ -24,6 +24,10 @@ std::vector<std::string> CheckCaught(const nlohmann::json &report, const std::ve
 std::vector<std::string> CheckEndedAs(const nlohmann::json &report, const std::vector<std::string> &globs,
                                       const std::string &status);
 
+// Each glob matches at least one case, and every case it matches ended `crash` with
+// crash_on_invalid_input: the backend died on a NULL or bad argument, which counts apart.
+std::vector<std::string> CheckCrashedOnInvalidInput(const nlohmann::json &report, const std::vector<std::string> &globs);
+
 // Every case a glob matches that did not pass has a message holding each text of `has` and
 // none of `lacks`.
 std::vector<std::string> CheckMessages(const nlohmann::json &report, const std::vector<std::string> &globs,

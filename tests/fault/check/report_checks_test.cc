@@ -36,6 +36,15 @@ TEST(FaultReportChecks, CompleteNeedsEveryListedCaseOnceAndTheTotal) {
   EXPECT_FALSE(CheckComplete(Report({}), {}).empty());
 }
 
+TEST(FaultReportChecks, InvalidInputCrashesNeedTheMarkOnEveryMatchedCrash) {
+  auto report = Report({{"rt.memory.conformance/malloc_null", "crash"}, {"rt.stream.conformance/create_null", "crash"}});
+  report["results"][0]["crash_on_invalid_input"] = true;
+  EXPECT_TRUE(CheckCrashedOnInvalidInput(report, {"rt.memory.conformance/malloc_null"}).empty());
+  EXPECT_FALSE(CheckCrashedOnInvalidInput(report, {"rt.*"}).empty()) << "a crash on valid input";
+  EXPECT_FALSE(CheckCrashedOnInvalidInput(report, {"rt.event.*"}).empty()) << "no match";
+  EXPECT_FALSE(CheckCrashedOnInvalidInput(Report({{"rt.a", "fail"}}), {"rt.a"}).empty()) << "no crash";
+}
+
 TEST(FaultReportChecks, CaughtNeedsEveryMatchedCaseFailingAndAMatch) {
   const auto report = Report({{"rt.event.conformance/elapsed/1", "fail"}, {"rt.event.conformance/elapsed/2", "timeout"},
                               {"rt.event.conformance/query", "pass"}, {"rt.stream.conformance/x", "crash"}});

@@ -61,6 +61,62 @@ const std::string &RequestedFaultName() {
   return name;
 }
 
+namespace {
+
+// Backends the faults imitate together, each by what the interface allows it and it does.
+struct Imitation {
+  const char *name;
+  std::vector<std::string> faults;
+};
+
+const std::vector<Imitation> &Imitations() {
+  // InfiniCore's CPU build (docs/spec's Why texts name each behaviour): a runtime that hands out
+  // the NULL stream and runs work at the call, no StreamWaitEvent, no graphs, no collectives for
+  // the CPU, no NULL checks, malloc's 16-byte alignment, clean refusals of strided layouts, other
+  // error statuses on some refusals, unstable top-k ties, shapes checked before dtypes.
+  static const std::vector<Imitation> imitations = {
+      {"infinicore_cpu_like",
+       // In this order: the faults that wrap every call of a table come last, around the others.
+       {"stream_create_null", "stream_wait_event_not_implemented", "graphs_not_supported", "no_collectives",
+        "add_checks_shapes_first", "topksoftmax_ties_to_higher_index", "refuses_strided_layouts",
+        "shape_refusals_as_bad_param", "malloc_16_byte_aligned", "runs_work_at_the_call", "null_arguments_unchecked"}},
+  };
+  return imitations;
+}
+
+}  // namespace
+
+const std::vector<std::string> &RequestedFaults() {
+  static const std::vector<std::string> faults = [] {
+    std::vector<std::string> names;
+    const std::string &requested = RequestedFaultName();
+    size_t at = 0;
+    while (at < requested.size()) {
+      size_t end = requested.find(',', at);
+      if (end == std::string::npos) end = requested.size();
+      const std::string name = requested.substr(at, end - at);
+      at = end + 1;
+      if (name.empty()) continue;
+      bool imitation = false;
+      for (const Imitation &entry : Imitations()) {
+        if (name != entry.name) continue;
+        names.insert(names.end(), entry.faults.begin(), entry.faults.end());
+        imitation = true;
+      }
+      if (!imitation) names.push_back(name);
+    }
+    return names;
+  }();
+  return faults;
+}
+
+bool FaultRequested(const std::string &name) {
+  for (const std::string &requested : RequestedFaults()) {
+    if (requested == name) return true;
+  }
+  return false;
+}
+
 void *OpenTargetLibrary(const char *file_name, const void *anchor) {
   const std::string path = TargetLibraryPath(file_name, anchor);
   dlerror();

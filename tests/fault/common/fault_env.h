@@ -5,11 +5,17 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace infinicts::fault {
 
 // The value of $INFINICTS_FAULT; empty when it is unset or "none" (pure forwarding).
 const std::string &RequestedFaultName();
+
+// The faults $INFINICTS_FAULT asks for: a comma-separated list, in which a backend's name
+// ("infinicore_cpu_like") stands for the faults that make a backend behave like it.
+const std::vector<std::string> &RequestedFaults();
+bool FaultRequested(const std::string &name);
 
 // dlopens the real library `file_name` (e.g. "libinfinirt.so") with RTLD_NOW|RTLD_LOCAL.
 // `anchor` is any address inside the calling wrapper: it locates the default target and

@@ -15,14 +15,14 @@ struct Fault {
   void (*install)(Table &calls);    // the calls it does not replace keep forwarding
 };
 
-// The target's calls with the requested fault installed. A name this interface does
-// not know belongs to another wrapper (e.g. an operator fault): the calls stay as they are.
+// The target's calls with the requested faults installed, in the order they were asked for. A name
+// this interface does not know belongs to another wrapper (e.g. an operator fault): the calls stay
+// as they are.
 template <class Table>
-Table WithFault(Table calls, const std::string &requested, const std::vector<Fault<Table>> &faults) {
-  for (const Fault<Table> &fault : faults) {
-    if (requested == fault.name) {
-      fault.install(calls);
-      break;
+Table WithFaults(Table calls, const std::vector<std::string> &requested, const std::vector<Fault<Table>> &faults) {
+  for (const std::string &name : requested) {
+    for (const Fault<Table> &fault : faults) {
+      if (name == fault.name) fault.install(calls);
     }
   }
   return calls;

@@ -21,9 +21,24 @@ const std::vector<OpFault> &OpFaults() {
        &InstallAddIgnoresBroadcast},
       {"writes_past_output", "Add and Relu change the element after the end of their output's span",
        &InstallWritesPastOutput},
-      // The operator side of InfiniCore's CPU backend (the runtime wrapper gives its NULL
-      // streams): what the interface allows, so nothing should fail for it.
-      {"infinicore_cpu_like", "Add checks its shapes before its dtypes", &InstallAddChecksShapesFirst},
+      // What real backends do that the interface allows (InfiniCore's CPU build among them).
+      {"add_checks_shapes_first", "Add checks its shapes before its dtypes", &InstallAddChecksShapesFirst},
+      {"null_arguments_unchecked", "a NULL argument the target refuses with NULL_POINTER crashes the process (SIGSEGV)",
+       &InstallNullArgumentsUncheckedOp},
+      {"runs_work_at_the_call", "every compute call returns once its stream is done", &InstallRunsWorkAtTheCallOp},
+      {"refuses_strided_layouts",
+       "RandomSample, RMSNorm and RoPE refuse at create, with BAD_TENSOR_STRIDES, any tensor that is no contiguous, "
+       "offset or padded-row view",
+       &InstallRefusesStridedLayouts},
+      {"shape_refusals_as_bad_param", "every create call answers BAD_PARAM where it would answer BAD_TENSOR_SHAPE",
+       &InstallShapeRefusalsAsBadParam},
+      // Bugs a real backend has (InfiniCore's CPU build), which the suite must still fail.
+      {"zero_d_create_crashes", "a create call whose tensors are all 0-D crashes (SIGSEGV)", &InstallZeroDCreateCrashes},
+      {"add_rms_norm_outputs_swapped", "AddRMSNorm takes y's descriptor for residual_out and the other way round",
+       &InstallAddRmsNormOutputsSwapped},
+      {"log_softmax_ignores_strides", "LogSoftmax reads and writes its tensors as if they were contiguous",
+       &InstallLogSoftmaxIgnoresStrides},
+      {"selu_f64_in_f32", "Selu computes in F32 whatever the dtype", &InstallSeluF64InF32},
       {"integer_add_through_f32", "Add on I32 and I64 rounds its sums to F32's 24 significant bits",
        &InstallIntegerAddThroughF32},
       {"returns_before_work_done", "every operator's work runs at the next Stream/Device/EventSynchronize",

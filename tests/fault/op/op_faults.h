@@ -19,6 +19,16 @@ void InstallGemmTransposedAsContiguous(OpTable &calls);
 void InstallRopeOtherPairing(OpTable &calls);
 void InstallAddIgnoresBroadcast(OpTable &calls);
 void InstallAddChecksShapesFirst(OpTable &calls);
+// backend_behaviours.cc: what real backends do that the interface allows
+void InstallNullArgumentsUncheckedOp(OpTable &calls);
+void InstallRunsWorkAtTheCallOp(OpTable &calls);
+void InstallRefusesStridedLayouts(OpTable &calls);
+void InstallShapeRefusalsAsBadParam(OpTable &calls);
+// planted_real_bugs.cc: bugs a real backend has, which must still fail
+void InstallZeroDCreateCrashes(OpTable &calls);
+void InstallAddRmsNormOutputsSwapped(OpTable &calls);
+void InstallLogSoftmaxIgnoresStrides(OpTable &calls);
+void InstallSeluF64InF32(OpTable &calls);
 void InstallGemmF16AccumulatesInF16(OpTable &calls);
 void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls);
 void InstallCausalMaskOffByOne(OpTable &calls);

@@ -21,7 +21,7 @@ const OpTable &TargetOp() {
 }
 
 const OpTable &ActiveOp() {
-  static const OpTable table = WithFault(TargetOp(), RequestedFaultName(), OpFaults());
+  static const OpTable table = WithFaults(TargetOp(), RequestedFaults(), OpFaults());
   return table;
 }
 

@@ -131,11 +131,21 @@ const std::vector<RtFault> &RtFaults() {
        [](RtTable &calls) { calls.infinirtSetDevice = &SetDeviceSwitchingOnFailure; }},
       {"malloc_null", "Malloc of a non-zero size answers SUCCESS with a NULL pointer",
        [](RtTable &calls) { calls.infinirtMalloc = &MallocNull; }},
-      {"stream_create_null", "StreamCreate answers SUCCESS with the NULL stream",
-       [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
-      // The runtime side of InfiniCore's CPU backend (the operator wrapper adds its check order).
-      {"infinicore_cpu_like", "StreamCreate answers SUCCESS with the NULL stream",
-       [](RtTable &calls) { calls.infinirtStreamCreate = &StreamCreateNull; }},
+      // A runtime that hands out the NULL stream destroys what it handed out (RT-STREAM-9).
+      {"stream_create_null", "StreamCreate answers SUCCESS with the NULL stream, and StreamDestroy(NULL) SUCCESS",
+       [](RtTable &calls) {
+         calls.infinirtStreamCreate = &StreamCreateNull;
+         InstallStreamDestroyAcceptingNull(calls);
+       }},
+      {"runs_work_at_the_call", "every *Async call and EventRecord return once their stream is done",
+       &InstallRunsWorkAtTheCall},
+      {"stream_wait_event_not_implemented", "StreamWaitEvent answers NOT_IMPLEMENTED",
+       &InstallStreamWaitEventNotImplemented},
+      {"graphs_not_supported", "every graph function answers DEVICE_TYPE_NOT_SUPPORTED", &InstallGraphsNotSupported},
+      {"null_arguments_unchecked", "a NULL argument the target refuses with NULL_POINTER crashes the process (SIGSEGV)",
+       &InstallNullArgumentsUnchecked},
+      {"malloc_16_byte_aligned", "Malloc hands out pointers 16 bytes into their blocks (16-, never 256-byte aligned)",
+       &InstallMalloc16ByteAligned},
       {"event_time_at_record", "an event's time is the host clock at EventRecord, not when its stream reaches it",
        &InstallEventTimeAtRecord},
       {"peer_copy_source_must_be_current",

@@ -24,5 +24,12 @@ void InstallSnapshotTotalFromHost(RtTable &calls);
 void InstallSnapshotDeviceIdZero(RtTable &calls);
 void InstallGraphCallsAcceptBadInput(RtTable &calls);
 void InstallSnapshotAcceptsBadInput(RtTable &calls);
+// backend_behaviours.cc: what real backends do that the interface allows
+void InstallNullArgumentsUnchecked(RtTable &calls);
+void InstallRunsWorkAtTheCall(RtTable &calls);
+void InstallMalloc16ByteAligned(RtTable &calls);
+void InstallStreamDestroyAcceptingNull(RtTable &calls);
+void InstallStreamWaitEventNotImplemented(RtTable &calls);
+void InstallGraphsNotSupported(RtTable &calls);
 
 }  // namespace infinicts::fault

@@ -23,7 +23,7 @@ const RtTable &TargetRt() {
 
 const RtTable &ActiveRt() {
   // The hook comes last: deferred operator work runs after whatever the fault made of a synchronize.
-  static const RtTable table = WithSynchronizeHook(WithFault(TargetRt(), RequestedFaultName(), RtFaults()));
+  static const RtTable table = WithSynchronizeHook(WithFaults(TargetRt(), RequestedFaults(), RtFaults()));
   return table;
 }
 

@@ -1,0 +1,178 @@
+// Operator-library behaviours real backends show that the interface allows (docs/spec/op.md's Why
+// texts), each a fault of its own: together ("infinicore_cpu_like", common/fault_env.cc) they
+// imitate a backend the suite must judge fairly. Each wraps every call of the table it is given,
+// so they compose in the order they are asked for.
+#include <csignal>
+#include <cstring>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "op/layout_tracking.h"
+#include "op/op_faults.h"
+#include "op/target_runtime.h"
+
+namespace infinicts::fault {
+namespace {
+
+// An operator's create call: infiniopCreate<X>Descriptor, not the handle's or a tensor descriptor's.
+bool IsOperatorCreate(std::string_view name) {
+  return name.rfind("infiniopCreate", 0) == 0 && name != "infiniopCreateHandle" &&
+         name != "infiniopCreateTensorDescriptor";
+}
+
+// ---- null_arguments_unchecked: a NULL the target refuses with NULL_POINTER is dereferenced.
+
+OpTable g_before_unchecked;
+
+infiniStatus_t CrashOnNullPointer(infiniStatus_t status) {
+  if (status == INFINI_STATUS_NULL_POINTER) std::raise(SIGSEGV);
+  return status;
+}
+
+namespace unchecked {
+#define X(name, params, args) \
+  infiniStatus_t name params { return CrashOnNullPointer(g_before_unchecked.name args); }
+#include "backend/op_symbols.def"
+#undef X
+const OpTable kCalls = {
+#define X(name, params, args) &name,
+#include "backend/op_symbols.def"
+#undef X
+};
+}  // namespace unchecked
+
+// ---- runs_work_at_the_call: every compute call returns once its stream is done.
+
+OpTable g_before_at_call;
+
+bool TakesStreamLast(std::string_view params) {
+  constexpr std::string_view kLast = "void *stream)";
+  return params.size() >= kLast.size() && params.substr(params.size() - kLast.size()) == kLast;
+}
+
+template <class... Args>
+infiniStatus_t WaitedFor(std::string_view params, infiniStatus_t status, const std::tuple<Args...> &arguments) {
+  if constexpr (sizeof...(Args) > 0) {
+    using Last = std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
+    if constexpr (std::is_same_v<Last, void *>) {
+      if (status == INFINI_STATUS_SUCCESS && TakesStreamLast(params)) WaitForStream(std::get<sizeof...(Args) - 1>(arguments));
+    }
+  }
+  return status;
+}
+
+namespace at_call {
+#define X(name, params, args) \
+  infiniStatus_t name params { return WaitedFor(#params, g_before_at_call.name args, std::make_tuple args); }
+#include "backend/op_symbols.def"
+#undef X
+const OpTable kCalls = {
+#define X(name, params, args) &name,
+#include "backend/op_symbols.def"
+#undef X
+};
+}  // namespace at_call
+
+// ---- refuses_strided_layouts: RandomSample, RMSNorm and RoPE refuse at create, with
+// BAD_TENSOR_STRIDES, every tensor that is no contiguous, offset or padded-row view.
+
+OpTable g_before_strided;
+
+bool IsServingView(const TensorLayout &layout) {
+  ptrdiff_t reach = 1;
+  bool last = true;
+  for (size_t d = layout.shape.size(); d-- > 0;) {
+    if (layout.shape[d] <= 1) continue;
+    const ptrdiff_t stride = layout.strides[d];
+    if (last ? stride != 1 : stride < reach) return false;
+    reach = stride * static_cast<ptrdiff_t>(layout.shape[d]);
+    last = false;
+  }
+  return true;
+}
+
+template <class T>
+bool RefusedView(const T &argument) {
+  if constexpr (std::is_same_v<T, infiniopTensorDescriptor_t>) {
+    const std::optional<TensorLayout> layout = LayoutOf(argument);
+    return layout && !IsServingView(*layout);
+  } else {
+    return false;
+  }
+}
+
+bool RefusesStridedLayouts(std::string_view name) {
+  return name == "infiniopCreateRandomSampleDescriptor" || name == "infiniopCreateRMSNormDescriptor" ||
+         name == "infiniopCreateRoPEDescriptor";
+}
+
+template <class Call, class... Args>
+infiniStatus_t RefusingStrided(std::string_view name, const Call &call, const Args &...arguments) {
+  if (RefusesStridedLayouts(name) && (RefusedView(arguments) || ...)) return INFINI_STATUS_BAD_TENSOR_STRIDES;
+  return call();
+}
+
+namespace strided {
+#define X(name, params, args)                                                                        \
+  infiniStatus_t name params {                                                                       \
+    return std::apply([](const auto &...a) {                                                         \
+      return RefusingStrided(#name, [&] { return g_before_strided.name(a...); }, a...);              \
+    }, std::make_tuple args);                                                                        \
+  }
+#include "backend/op_symbols.def"
+#undef X
+const OpTable kCalls = {
+#define X(name, params, args) &name,
+#include "backend/op_symbols.def"
+#undef X
+};
+}  // namespace strided
+
+// ---- shape_refusals_as_bad_param: a create call refuses bad shapes with BAD_PARAM (InfiniCore's
+// Attention does).
+
+OpTable g_before_shapes;
+
+infiniStatus_t ShapeAsBadParam(std::string_view name, infiniStatus_t status) {
+  return IsOperatorCreate(name) && status == INFINI_STATUS_BAD_TENSOR_SHAPE ? INFINI_STATUS_BAD_PARAM : status;
+}
+
+namespace shapes {
+#define X(name, params, args) \
+  infiniStatus_t name params { return ShapeAsBadParam(#name, g_before_shapes.name args); }
+#include "backend/op_symbols.def"
+#undef X
+const OpTable kCalls = {
+#define X(name, params, args) &name,
+#include "backend/op_symbols.def"
+#undef X
+};
+}  // namespace shapes
+
+// Keeps the calls a behaviour wraps, then routes every export through the behaviour.
+void ReplaceEveryCall(OpTable &calls, OpTable *before, const OpTable &replacement) {
+  *before = calls;
+  calls = replacement;
+}
+
+}  // namespace
+
+void InstallNullArgumentsUncheckedOp(OpTable &calls) {
+  ReplaceEveryCall(calls, &g_before_unchecked, unchecked::kCalls);
+}
+
+void InstallRunsWorkAtTheCallOp(OpTable &calls) {
+  ReplaceEveryCall(calls, &g_before_at_call, at_call::kCalls);
+}
+
+void InstallRefusesStridedLayouts(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  ReplaceEveryCall(calls, &g_before_strided, strided::kCalls);
+}
+
+void InstallShapeRefusalsAsBadParam(OpTable &calls) {
+  ReplaceEveryCall(calls, &g_before_shapes, shapes::kCalls);
+}
+
+}  // namespace infinicts::fault
