@@ -37,7 +37,12 @@ template <class T>
 ArgumentFacts FactsOf(const T &argument) {
   if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>) {
     return {argument == nullptr, false, 0};
-  } else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) {
+  } else if constexpr (std::is_enum_v<T>) {
+    // Read as its bytes: probes pass values outside the enum, which UBSan refuses to load as one.
+    std::underlying_type_t<T> raw{};
+    std::memcpy(&raw, &argument, sizeof raw);
+    return {false, true, static_cast<long long>(raw)};
+  } else if constexpr (std::is_integral_v<T>) {
     return {false, true, static_cast<long long>(argument)};
   } else {
     return {};  // floats, the collectives' unique id
