@@ -2,10 +2,11 @@
 // copied as bytes; no workspace functions (spec section OP-REARRANGE).
 //
 // Data: values that are neither 0 nor all-ones bytes (the unwritten sentinel), so a missed
-// or misplaced element shows. F8 and the complex dtypes travel as unsigned integers of
+// or misplaced element shows; half of the float ones subnormal. F8 and the complex dtypes travel as unsigned integers of
 // their size (common/prepared_call.h). The wide layout sets (transposes, padded rows, a
 // broadcast source, views, a reversed dim) run on the float dtypes and I32/I64; every other
 // dtype runs the plain, transposed and padded copies.
+#include "common/elementwise.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -57,6 +58,7 @@ struct RearrangeOp {
       FillIntegers(src, rng, 0, 2);
     } else if (IsFloat(p.dtype) && IsHostReadable(p.dtype)) {
       FillAwayFromZero(src, rng, 0.25, 4.0);
+      PlantSubnormals(src, rng);  // a copy through float registers with FTZ or DAZ set loses them
     } else {
       // Integers, and the byte proxies of F8 and the complex dtypes: 1..120 fits every width.
       FillIntegers(src, rng, 1, 121);
@@ -95,16 +97,24 @@ struct RearrangeOp {
       Shape shape;
       LayoutKind dst, src;
     };
+    // Size-1 dims carrying strides no row-major layout gives them (layouts.h kUnitOddStrides)
+    // take nothing away: a kernel must not read a step or an extent into them.
     const Copy basic[] = {{{7, 31}, L::kContiguous, L::kContiguous},
                           {{7, 31}, L::kContiguous, L::kTransposed},
-                          {{2, 3, 5, 7}, L::kPadded, L::kContiguous}};
+                          {{2, 3, 5, 7}, L::kPadded, L::kContiguous},
+                          {{1, 6, 7}, L::kContiguous, L::kUnitOddStrides}};
     // A scalar, one element, a reversed vector, the other transpose, padded rows into a
     // view, a broadcast row into every token of an LLM hidden state, heads into a padded
-    // (KV cache-like) layout, a transposed source into a destination walked backwards.
+    // (KV cache-like) layout, a transposed source into a destination walked backwards, size-1
+    // dims with odd strides first, inside and last, on either side.
     const Copy wide[] = {{{}, L::kContiguous, L::kContiguous},    {{1}, L::kContiguous, L::kContiguous},
                          {{13}, L::kContiguous, L::kFlipped},     {{7, 31}, L::kTransposed, L::kContiguous},
                          {{2, 3, 5, 7}, L::kView, L::kPadded},    {{3, 4096}, L::kContiguous, L::kBroadcastFirst},
-                         {{32, 128}, L::kPadded, L::kOffset},     {{7, 31}, L::kFlipped, L::kTransposed}};
+                         {{32, 128}, L::kPadded, L::kOffset},     {{7, 31}, L::kFlipped, L::kTransposed},
+                         {{4, 1, 5}, L::kUnitOddStrides, L::kContiguous},
+                         {{1, 1, 33}, L::kContiguous, L::kUnitOddStrides},
+                         {{1, 3, 1, 7, 1}, L::kUnitOddStrides, L::kUnitOddStrides},
+                         {{2, 1, 7, 5}, L::kTransposed, L::kUnitOddStrides}};
     const std::vector<infiniDtype_t> wide_dtypes = {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32,
                                                     INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
     std::vector<Problem> problems;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "cts/case.h"
 #include "rt_chain.h"
@@ -391,6 +392,90 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
       << " bytes on stream A are " << elapsed_ms << " ms apart, while that work went on for " << work_ms
       << " ms of host wall time after the first was recorded: an event's time was taken when it was recorded, not"
       << " when its stream reached it";
+}
+
+// Events on two streams of one device are timed on one clock (RT-EVENT-20). Stream B is created
+// a while before stream A, as streams of a real program are; B records a mark, the host waits
+// kGapMs, A records one. Both streams are idle, so each reaches its mark about when it is
+// recorded: the marks are about kGapMs apart, whatever clock each stream started with.
+CTS_TEST_F(EventCase, elapsed_across_streams, "conformance", "event", "RT-EVENT-20", "RT-EVENT-13") {
+  constexpr auto kGap = std::chrono::milliseconds(20);
+  constexpr double kGapMs = 20;
+  constexpr int kAttempts = 3;
+  infinirtStream_t a = nullptr, b = nullptr;
+  infinirtEvent_t a_mark = nullptr, b_mark = nullptr;
+  CTS_ASSERT_OK(NewStream(&b));
+  std::this_thread::sleep_for(kGap);
+  CTS_ASSERT_OK(NewStream(&a));
+  CTS_REQUIRE_TWO_STREAMS(a, b);
+  CTS_ASSERT_OK(NewEvent(&a_mark));
+  CTS_ASSERT_OK(NewEvent(&b_mark));
+  double best_ms = 0, wall_ms = 0;
+  // A loaded host may reach B's mark late; the best of three attempts counts.
+  for (int attempt = 0; attempt < kAttempts && best_ms < kGapMs / 2; ++attempt) {
+    const auto before = Clock::now();
+    CTS_ASSERT_OK(rt().infinirtEventRecord(b_mark, b));
+    std::this_thread::sleep_for(kGap);
+    CTS_ASSERT_OK(rt().infinirtEventRecord(a_mark, a));
+    CTS_ASSERT_OK(rt().infinirtStreamSynchronize(a));
+    CTS_ASSERT_OK(rt().infinirtStreamSynchronize(b));
+    wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - before).count();
+    infiniStatus_t status;
+    const double forward_ms = Elapsed(b_mark, a_mark, &status);
+    CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime(&ms, mark on stream B, mark on stream A)", true);
+    const double backward_ms = Elapsed(a_mark, b_mark, &status);
+    CTS_ASSERT_OK_AS(status, "infinirtEventElapsedTime(&ms, mark on stream A, mark on stream B)", true);
+    ASSERT_LE(forward_ms, wall_ms + 1e-3) << "RT-EVENT-20: the marks on streams B and A are " << forward_ms
+                                          << " ms apart, more than the " << wall_ms
+                                          << " ms of host wall time around both";
+    ASSERT_NEAR(backward_ms, -forward_ms, 1e-3) << "RT-EVENT-20: swapped, the marks must be as far apart the other way";
+    best_ms = std::max(best_ms, forward_ms);
+  }
+  cts::RecordMetric("elapsed_ms", best_ms);
+  cts::RecordMetric("wall_ms", wall_ms);
+  EXPECT_GE(best_ms, kGapMs / 2) << "RT-EVENT-20: stream B's mark, then " << kGapMs
+                                 << " ms of host sleep, then stream A's mark: the marks are " << best_ms
+                                 << " ms apart (the streams' times are not on one clock)";
+}
+
+// A stream waits for an event of another device (RT-EVENT-21): device 0's stream writes x behind
+// long work and records; device 1's stream waits for that record, copies x to its own memory and
+// reads it back. Only device 1's stream is synchronised: the wait alone orders it.
+CTS_TEST_F(EventCase, wait_for_another_devices_event, "conformance", "event", "RT-EVENT-21", "RT-MEM-15") {
+  const auto &ids = cts::device_ids();
+  if (ids.size() < 2) GTEST_SKIP() << "needs two devices; the run has one";
+  const infiniDevice_t type = cts::device_type();
+  auto rng = CaseRng();
+  const size_t bytes = RandomOddIn(rng, 1 << 20, 4 << 20);
+  const std::vector<uint8_t> expected = RandomBytes(rng, bytes);
+  std::vector<uint8_t> seen = Complement(expected);
+  CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.front()));
+  copies_.Prepare(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t producer = nullptr, consumer = nullptr;
+  infinirtEvent_t written = nullptr;
+  CTS_ASSERT_OK(NewStream(&producer));
+  CTS_ASSERT_OK(NewEvent(&written));
+  void *x = nullptr, *y = nullptr;
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&x, bytes), x, bytes);
+  ScopedDeviceMemory hold_x(x);
+  CTS_ASSERT_OK(rt().infinirtMemset(x, 0, bytes));
+  CTS_ASSERT_OK(copies_.Enqueue(producer, 4));
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(x, expected.data(), bytes, INFINIRT_MEMCPY_H2D, producer));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(written, producer));
+  CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.back()));
+  CTS_ASSERT_OK(NewStream(&consumer));
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&y, bytes), y, bytes);
+  ScopedDeviceMemory hold_y(y);
+  CTS_ASSERT_OK(rt().infinirtStreamWaitEvent(consumer, written));
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(y, x, bytes, INFINIRT_MEMCPY_D2D, consumer));
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(seen.data(), y, bytes, INFINIRT_MEMCPY_D2H, consumer));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(consumer));
+  EXPECT_TRUE(SameBytes(expected.data(), seen.data(), bytes))
+      << "RT-EVENT-21: device " << ids.back() << "'s stream waited for an event of device " << ids.front()
+      << ", then copied what device " << ids.front() << "'s stream wrote before it: it read other bytes";
+  CTS_ASSERT_OK(rt().infinirtSetDevice(type, ids.front()));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(producer));
 }
 
 // ---------------------------------------------------------------- cross-stream waits

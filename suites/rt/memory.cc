@@ -11,6 +11,7 @@
 #include "cts/case.h"
 #include "rt_data.h"
 #include "rt_params.h"
+#include "rt_pending.h"
 #include "rt_scoped.h"
 
 namespace infinicts::rt_cases {
@@ -147,6 +148,51 @@ CTS_TEST_F(MemoryCase, malloc_async_round_trip, "conformance", "memory", "RT-MEM
     CTS_ASSERT_OK(rt().infinirtStreamSynchronize(target));
     EXPECT_TRUE(SameBytes(data.data(), back.data(), bytes));
   }
+}
+
+// FreeAsync releases its memory only when the stream reaches the free (RT-MEM-20). Behind long
+// pending work, a stream copies into a block and frees it; the host at once allocates as much
+// and writes its own data. A runtime that hands the block out again too early is seen doing so
+// (the new block overlaps the old one while an event recorded before the free is still
+// NOT_READY), or its stream's late copy lands in the new owner's data. A runtime whose stream
+// is already done by then shows neither, rightly (metric saw_stream_behind: whether it was not).
+CTS_TEST_F(MemoryCase, free_async_waits_for_its_stream, "conformance", "memory", "RT-MEM-20") {
+  auto rng = CaseRng();
+  PendingWork behind;
+  behind.Prepare(kLargeBytes);
+  if (HasFatalFailure() || IsSkipped()) return;
+  infinirtStream_t raw_stream = nullptr;
+  CTS_ASSERT_OK(rt().infinirtStreamCreate(&raw_stream));
+  ScopedStream stream(raw_stream);
+  infinirtEvent_t raw_event = nullptr;
+  CTS_ASSERT_OK(rt().infinirtEventCreate(&raw_event));
+  ScopedEvent before_free(raw_event);
+  const size_t bytes = RandomOddIn(rng, 1 << 20, 2 << 20);
+  const std::vector<uint8_t> streamed = RandomBytes(rng, bytes), owned = Complement(streamed);
+  void *freed = nullptr;
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&freed, bytes), freed, bytes);
+  CTS_ASSERT_OK(behind.Enqueue(raw_stream, 8));
+  CTS_ASSERT_OK(rt().infinirtMemcpyAsync(freed, streamed.data(), bytes, INFINIRT_MEMCPY_H2D, raw_stream));
+  CTS_ASSERT_OK(rt().infinirtEventRecord(raw_event, raw_stream));
+  CTS_ASSERT_OK(rt().infinirtFreeAsync(freed, raw_stream));
+  void *taken = nullptr;
+  RT_ASSERT_ALLOCATED(rt().infinirtMalloc(&taken, bytes), taken, bytes);
+  ScopedDeviceMemory hold(taken);
+  infinirtEventStatus_t state = INFINIRT_EVENT_COMPLETE;
+  CTS_ASSERT_OK(rt().infinirtEventQuery(raw_event, &state));
+  const bool stream_behind = state == INFINIRT_EVENT_NOT_READY;
+  const auto *freed_bytes = static_cast<const uint8_t *>(freed), *taken_bytes = static_cast<const uint8_t *>(taken);
+  const bool overlaps = taken_bytes < freed_bytes + bytes && freed_bytes < taken_bytes + bytes;
+  cts::RecordMetric("saw_stream_behind", stream_behind ? 1 : 0);
+  EXPECT_FALSE(stream_behind && overlaps)
+      << "RT-MEM-20: infinirtMalloc handed out memory of an infinirtFreeAsync whose stream had not reached the "
+         "free (an event recorded before the free was still NOT_READY)";
+  CTS_ASSERT_OK(rt().infinirtMemcpy(taken, owned.data(), bytes, INFINIRT_MEMCPY_H2D));
+  CTS_ASSERT_OK(rt().infinirtStreamSynchronize(raw_stream));
+  std::vector<uint8_t> back(bytes);
+  CTS_ASSERT_OK(rt().infinirtMemcpy(back.data(), taken, bytes, INFINIRT_MEMCPY_D2H));
+  EXPECT_TRUE(SameBytes(owned.data(), back.data(), bytes))
+      << "RT-MEM-20: a copy the stream made before its infinirtFreeAsync changed a later allocation";
 }
 
 CTS_PROBE_F(MemoryCase, malloc_async_rejects, "conformance", "memory", "RT-MEM-21") {

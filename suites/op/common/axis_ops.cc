@@ -44,9 +44,12 @@ std::vector<AxisProblem> AxisAccuracyProblems(const std::vector<std::string> &na
     int axis;
   };
   // A dim of 1, a prime, both axes of a matrix, the middle and (negatively) the first axis
-  // of a 3-D tensor, rows of 1000 logits.
-  const ShapeAxis plain[] = {{{1, 6}, -1},       {{13}, -1},       {{7, 31}, 1},      {{7, 31}, 0},
-                             {{3, 5, 7}, 1}, {{3, 5, 7}, -3}, {{4, 1000}, -1}};
+  // of a 3-D tensor, rows of 1000 logits. Then inner axes (dims after the axis, whose
+  // positions a kernel spreads over its lanes) with inner sizes of 1 and straddling a warp
+  // (33) and a block (1025), a long axis over few inner positions, and a 4-D tensor.
+  const ShapeAxis plain[] = {{{1, 6}, -1},       {{13}, -1},          {{7, 31}, 1},       {{7, 31}, 0},
+                             {{3, 5, 7}, 1},     {{3, 5, 7}, -3},     {{4, 1000}, -1},    {{5, 7, 1}, 1},
+                             {{2, 9, 33}, 1},    {{3, 4, 1025}, 1},   {{2, 1025, 3}, -2}, {{2, 3, 4, 11}, 1}};
   const std::pair<LayoutKind, LayoutKind> layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
                                                            {LayoutKind::kTransposed, LayoutKind::kTransposed},
                                                            {LayoutKind::kView, LayoutKind::kOffset},

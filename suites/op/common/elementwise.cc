@@ -1,6 +1,12 @@
 #include "common/elementwise.h"
 
+#include <cmath>
+#include <cstdint>
+#include <random>
+
 #include <nlohmann/json.hpp>
+
+#include "tolerance/tolerance.h"
 
 namespace infinicts::op_cases {
 namespace {
@@ -37,7 +43,7 @@ std::string ElementwiseProblem::Name() const {
   std::vector<std::pair<std::string, LayoutKind>> named;
   for (size_t i = 0; i < names.size(); ++i) named.emplace_back(names[i], layouts[i]);
   return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" + LayoutsName(named) +
-         (non_finite ? "__nan_inf" : "");
+         (non_finite ? "__nan_inf" : "") + (subnormal ? "__subnormal" : "");
 }
 
 std::string ElementwiseProblem::Json() const {
@@ -45,6 +51,7 @@ std::string ElementwiseProblem::Json() const {
   for (size_t i = 0; i < names.size(); ++i) layout_json[names[i]] = LayoutName(layouts[i]);
   nlohmann::json json{{"dtype", DtypeName(dtype)}, {"shape", shape}, {"layouts", layout_json}};
   if (non_finite) json["non_finite_inputs"] = true;
+  if (subnormal) json["subnormal_inputs"] = true;
   return json.dump();
 }
 
@@ -116,6 +123,48 @@ std::vector<ElementwiseProblem> ElementwiseNonFiniteProblems(const std::vector<s
     add({2, 3, 5, 7}, sets[3]);
   }
   return problems;
+}
+
+std::vector<ElementwiseProblem> ElementwiseSubnormalProblems(const std::vector<std::string> &names) {
+  const size_t tensors = names.size();
+  std::vector<ElementwiseProblem> problems;
+  for (infiniDtype_t dtype : FloatDtypes()) {
+    // A row's vector body and its tail, a long row (the vector path alone), a padded view.
+    for (const auto &[shape, layout] : {std::pair<Shape, LayoutKind>{{7, 31}, LayoutKind::kContiguous},
+                                        std::pair<Shape, LayoutKind>{{3, 4096}, LayoutKind::kContiguous},
+                                        std::pair<Shape, LayoutKind>{{2, 3, 5, 7}, LayoutKind::kPadded}}) {
+      const size_t before = problems.size();
+      AddIfApplies(problems, dtype, shape, names, Uniform(tensors, layout), false);
+      if (problems.size() > before) problems.back().subnormal = true;
+    }
+  }
+  return problems;
+}
+
+bool ComputedExactly(const char *subject) {
+  for (infiniDtype_t dtype : FloatDtypes()) {
+    const Tolerance tolerance = ToleranceFor(subject, dtype);
+    if (tolerance.atol != 0.0 || tolerance.rtol != 0.0) return false;
+  }
+  return true;
+}
+
+void PlantSubnormals(HostTensor &input, Rng &rng) {
+  // The dtype's smallest subnormal is 2^-tiny; its subnormals are k·2^-tiny for 0 < k < 2^digits.
+  int tiny = 0, digits = 0;
+  switch (input.dtype()) {
+    case INFINI_DTYPE_F16: tiny = 24, digits = 10; break;
+    case INFINI_DTYPE_BF16: tiny = 133, digits = 7; break;
+    case INFINI_DTYPE_F32: tiny = 149, digits = 23; break;
+    case INFINI_DTYPE_F64: tiny = 1074, digits = 52; break;
+    default: return;
+  }
+  std::uniform_int_distribution<uint64_t> steps(1, (uint64_t{1} << digits) - 1);
+  for (size_t e = 0; e < input.numel(); ++e) {
+    if (rng() % 2 == 0) continue;
+    const double value = std::ldexp(static_cast<double>(steps(rng)), -tiny);
+    input.SetAt(e, rng() % 2 ? value : -value);
+  }
 }
 
 ElementwiseProblem ElementwiseSmall(const std::vector<std::string> &names, infiniDtype_t dtype) {

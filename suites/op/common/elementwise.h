@@ -45,6 +45,7 @@ struct ElementwiseProblem : Param<ElementwiseProblem> {
   std::vector<std::string> names;    // output first, then the inputs
   std::vector<LayoutKind> layouts;   // one per tensor
   bool non_finite = false;           // NaN and infinities planted among the inputs
+  bool subnormal = false;            // subnormal values planted in the first input
 
   std::string Name() const;
   std::string Json() const;
@@ -63,6 +64,14 @@ std::vector<ElementwiseProblem> ElementwiseConformanceProblems(const std::vector
 // The float problems that also plant NaN and infinities (docs/spec/op.md "Non-finite inputs").
 std::vector<ElementwiseProblem> ElementwiseNonFiniteProblems(const std::vector<std::string> &names,
                                                              const std::vector<infiniDtype_t> &dtypes);
+// The float problems of an exact operator that plant subnormals in its first input
+// (docs/spec/op.md "Subnormal inputs").
+std::vector<ElementwiseProblem> ElementwiseSubnormalProblems(const std::vector<std::string> &names);
+// Replaces about half of `input`'s elements by subnormal values of its dtype, both signs.
+void PlantSubnormals(HostTensor &input, Rng &rng);
+// Whether the tolerance table holds the operator's every float result exact.
+bool ComputedExactly(const char *subject);
+
 std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const std::vector<std::string> &names);
 std::vector<TensorSpec> ElementwiseSpecs(const ElementwiseProblem &problem);
 
@@ -103,6 +112,7 @@ struct ElementwiseOp {
     if (IsInteger(p.dtype)) FillIntegerOperands(t, rng, Traits::kIntegers);
     else Traits::Fill(t, rng);
     if (p.non_finite) PlantNonFinite(t, rng, &Traits::NonFiniteInputs);
+    if (p.subnormal) PlantSubnormals(t[1], rng);
   }
   static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t)};
@@ -120,6 +130,9 @@ struct ElementwiseOp {
   static std::vector<Problem> AccuracyProblems() {
     std::vector<Problem> problems = ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs, AdmittedDtypes());
     for (Problem &p : ElementwiseNonFiniteProblems(Traits::Names(), FloatDtypes())) problems.push_back(std::move(p));
+    if (!kConstantOutput && ComputedExactly(kSubject)) {
+      for (Problem &p : ElementwiseSubnormalProblems(Traits::Names())) problems.push_back(std::move(p));
+    }
     return problems;
   }
   static std::vector<Problem> ConformanceProblems() {

@@ -1,5 +1,6 @@
 #include "common/layouts.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -25,6 +26,19 @@ Layout ColumnMajor(const Shape &shape, size_t pad) {
   return Layout{shape, strides, 0};
 }
 
+// The strides of size-1 dims never move an element, so a backend must not read anything
+// into them: not as the step of a merged dim, not as the tensor's extent.
+Layout UnitOddStrides(const Shape &shape) {
+  Layout layout = ContiguousLayout(shape);
+  const ptrdiff_t past_everything = 2 * static_cast<ptrdiff_t>(NumElements(shape)) + 1;
+  const ptrdiff_t odd[] = {0, 1, past_everything};
+  size_t unit_dims = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) layout.strides[d] = odd[unit_dims++ % 3];
+  }
+  return layout;
+}
+
 Layout Padded(const Shape &shape) {
   if (shape.size() >= 2) return PaddedLayout(shape, kRowPad);
   Layout layout = ContiguousLayout(shape);
@@ -46,6 +60,7 @@ const char *LayoutName(LayoutKind kind) {
     case LayoutKind::kView: return "view";
     case LayoutKind::kFlipped: return "flip";
     case LayoutKind::kBroadcastAll: return "bcast_all";
+    case LayoutKind::kUnitOddStrides: return "unit_odd";
   }
   return "layout";
 }
@@ -62,6 +77,7 @@ bool LayoutApplies(LayoutKind kind, const Shape &shape) {
     case LayoutKind::kFlipped: return !shape.empty() && shape.front() > 1;
     case LayoutKind::kBroadcastLast: return !shape.empty() && shape.back() > 1;
     case LayoutKind::kBroadcastAll: return NumElements(shape) > 1;
+    case LayoutKind::kUnitOddStrides: return std::find(shape.begin(), shape.end(), size_t{1}) != shape.end();
   }
   return false;
 }
@@ -81,6 +97,7 @@ Layout MakeLayout(LayoutKind kind, const Shape &shape) {
     case LayoutKind::kOffset: return OffsetLayout(ContiguousLayout(shape), kOffsetElements);
     case LayoutKind::kView: return OffsetLayout(Padded(shape), kViewOffsetElements);
     case LayoutKind::kBroadcastAll: return Layout{shape, Strides(shape.size(), 0), 0};
+    case LayoutKind::kUnitOddStrides: return UnitOddStrides(shape);
     case LayoutKind::kFlipped: {
       Layout layout = ContiguousLayout(shape);
       layout.strides[0] = -layout.strides[0];

@@ -19,6 +19,9 @@ enum class LayoutKind {
   kView,              // padded and 7 elements in: a slice of a larger tensor
   kFlipped,           // dim 0 walked backwards (a negative stride)
   kBroadcastAll,      // every stride 0: one element read for every index
+  kUnitOddStrides,    // row-major, but each dim of size 1 carries a stride no row-major layout
+                      // gives it (0, 1, or past the whole tensor, in turn): what reshapes and
+                      // unsqueezes leave behind; the elements sit exactly where row-major puts them
 };
 
 const char *LayoutName(LayoutKind kind);

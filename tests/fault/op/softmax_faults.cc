@@ -2,7 +2,10 @@
 //   softmax_without_max_subtraction  Softmax and CausalSoftmax take e^x / Σ e^x as they are
 //                                    (in F32 for the 16-bit dtypes and F32, in F64 for F64), so
 //                                    large logits overflow and small ones underflow;
-//   causal_mask_off_by_one           CausalSoftmax keeps the columns j <= total - seq + i + 1.
+//   causal_mask_off_by_one           CausalSoftmax keeps the columns j <= total - seq + i + 1;
+//   softmax_inner_axis_one_warp      Softmax over an axis with dims after it runs one warp of 32
+//                                    lanes across the inner positions and never loops, so the
+//                                    lines at inner position 32 and later stay unwritten.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,7 +28,8 @@ struct SoftmaxLayouts {
 DescriptorRecords<SoftmaxLayouts> softmax_layouts;         // Softmax descriptors
 DescriptorRecords<SoftmaxLayouts> causal_softmax_layouts;  // CausalSoftmax descriptors (axis: the last)
 
-// How many leading elements of line `line` take part; the rest become 0.
+// How many leading elements of line `line` take part; the rest become 0. A line that keeps
+// none is left as it was (unwritten).
 using KeptCount = std::function<size_t(size_t line)>;
 
 template <class Real>
@@ -40,6 +44,13 @@ std::vector<ElementWrite> SoftmaxLines(const SoftmaxLayouts &layouts, void *y, c
   std::vector<Real> exps(length);
   for (size_t line = 0; line < x_lines.size(); ++line) {
     const size_t kept = std::min(kept_count(line), length);
+    if (kept == 0) {
+      for (size_t j = 0; j < length; ++j) {
+        const ptrdiff_t at = y_lines[line] + static_cast<ptrdiff_t>(j) * y_step;
+        writes.push_back({y, layouts.y.dtype, at, LoadElement(layouts.y.dtype, y, at)});
+      }
+      continue;
+    }
     Real max = -INFINITY;
     for (size_t j = 0; j < kept; ++j) {
       exps[j] = static_cast<Real>(LoadElement(layouts.x.dtype, x, x_lines[line] + static_cast<ptrdiff_t>(j) * x_step));
@@ -102,6 +113,18 @@ infiniStatus_t DestroyCausalSoftmaxForgetting(infiniopCausalSoftmaxDescriptor_t 
   return TargetOp().infiniopDestroyCausalSoftmaxDescriptor(desc);
 }
 
+infiniStatus_t SoftmaxInnerAxisOneWarp(infiniopSoftmaxDescriptor_t desc, void *workspace, size_t workspace_size,
+                                       void *y, const void *x, void *stream) {
+  auto real = [&] { return TargetOp().infiniopSoftmax(desc, workspace, workspace_size, y, x, stream); };
+  const auto layouts = desc != nullptr ? softmax_layouts.Find(desc) : std::nullopt;
+  if (!layouts || y == nullptr || x == nullptr) return real();
+  size_t inner = 1;  // LineStarts counts lines row-major, so the inner position runs fastest
+  for (size_t d = layouts->axis + 1; d < layouts->x.shape.size(); ++d) inner *= layouts->x.shape[d];
+  constexpr size_t kWarp = 32;
+  const KeptCount first_warp = [inner](size_t line) { return line % inner < kWarp ? SIZE_MAX : 0; };
+  return ComputeOnHostInstead(stream, [&] { return HostSoftmax(*layouts, y, x, true, first_warp); }, real);
+}
+
 infiniStatus_t SoftmaxWithoutMax(infiniopSoftmaxDescriptor_t desc, void *workspace, size_t workspace_size, void *y,
                                  const void *x, void *stream) {
   auto real = [&] { return TargetOp().infiniopSoftmax(desc, workspace, workspace_size, y, x, stream); };
@@ -145,6 +168,13 @@ void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls) {
   calls.infiniopDestroySoftmaxDescriptor = &DestroySoftmaxForgetting;
   calls.infiniopSoftmax = &SoftmaxWithoutMax;
   calls.infiniopCausalSoftmax = &CausalSoftmaxWithoutMax;
+}
+
+void InstallSoftmaxInnerAxisOneWarp(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateSoftmaxDescriptor = &CreateSoftmaxRecorded;
+  calls.infiniopDestroySoftmaxDescriptor = &DestroySoftmaxForgetting;
+  calls.infiniopSoftmax = &SoftmaxInnerAxisOneWarp;
 }
 
 void InstallCausalMaskOffByOne(OpTable &calls) {

@@ -4,8 +4,11 @@
 //   overflows (x above 44.4);
 // - `gelutanh_exact_erf`: GeluTanh computes the exact (erf) Gelu instead of its tanh form;
 // - `floor_truncates`: Floor rounds toward zero (wrong for negative non-integers);
-// - `zeros_multiplies_input`: Zeros writes 0·x, which is NaN where x is NaN or ±Inf.
+// - `zeros_multiplies_input`: Zeros writes 0·x, which is NaN where x is NaN or ±Inf;
+// - `relu_flushes_subnormals`: Relu reads subnormal inputs as 0 (a kernel run with the DAZ
+//   bit set, or built with fast-math flags), so a positive subnormal comes out 0.
 #include <cmath>
+#include <limits>
 
 #include "op/host_unary.h"
 #include "op/op_faults.h"
@@ -23,6 +26,20 @@ double GeluExactForm(double x, infiniDtype_t) { return 0.5 * x * (1.0 + std::erf
 double Truncated(double x, infiniDtype_t) { return std::trunc(x); }
 
 double ZeroTimesX(double x, infiniDtype_t) { return 0.0 * x; }
+
+double SmallestNormal(infiniDtype_t dtype) {
+  switch (dtype) {
+    case INFINI_DTYPE_F16: return std::ldexp(1.0, -14);
+    case INFINI_DTYPE_BF16:
+    case INFINI_DTYPE_F32: return std::ldexp(1.0, -126);
+    default: return std::numeric_limits<double>::min();
+  }
+}
+
+double ReluOfFlushedInput(double x, infiniDtype_t dtype) {
+  const double read = std::fabs(x) < SmallestNormal(dtype) ? 0.0 : x;
+  return read > 0.0 || std::isnan(read) ? read : 0.0;  // NaN stays NaN, as IEEE max keeps it
+}
 
 }  // namespace
 
@@ -44,6 +61,11 @@ void InstallFloorTruncates(OpTable &calls) {
 void InstallZerosMultipliesInput(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateZerosDescriptor, &OpTable::infiniopZeros,
                    &OpTable::infiniopDestroyZerosDescriptor>(calls, &ZeroTimesX);
+}
+
+void InstallReluFlushesSubnormals(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateReluDescriptor, &OpTable::infiniopRelu,
+                   &OpTable::infiniopDestroyReluDescriptor>(calls, &ReluOfFlushedInput);
 }
 
 }  // namespace infinicts::fault

@@ -57,6 +57,14 @@ infiniStatus_t FreeForgetting(void *p) {
   return TargetRt().infinirtFree(p);
 }
 
+infiniStatus_t FreeAsyncForgetting(void *p, infinirtStream_t stream) {
+  {
+    std::lock_guard<std::mutex> lock(allocations_mutex);
+    allocations.erase(static_cast<const char *>(p));
+  }
+  return TargetRt().infinirtFreeAsync(p, stream);
+}
+
 infiniStatus_t MemcpyOnlyFromCurrent(void *dst, const void *src, size_t size, infinirtMemcpyKind_t kind) {
   if (size > 0 && FromAnotherDevice(src, kind)) return INFINI_STATUS_INTERNAL_ERROR;
   return TargetRt().infinirtMemcpy(dst, src, size, kind);
@@ -73,6 +81,7 @@ infiniStatus_t MemcpyAsyncOnlyFromCurrent(void *dst, const void *src, size_t siz
 void InstallPeerCopySourceMustBeCurrent(RtTable &calls) {
   calls.infinirtMalloc = &MallocRecorded;
   calls.infinirtFree = &FreeForgetting;
+  calls.infinirtFreeAsync = &FreeAsyncForgetting;
   calls.infinirtMemcpy = &MemcpyOnlyFromCurrent;
   calls.infinirtMemcpyAsync = &MemcpyAsyncOnlyFromCurrent;
 }

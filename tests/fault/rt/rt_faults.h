@@ -15,6 +15,10 @@ const std::vector<RtFault> &RtFaults();
 void InstallMemcpyAsyncOutOfOrder(RtTable &calls);
 void InstallEventTimeAtRecord(RtTable &calls);
 void InstallPeerCopySourceMustBeCurrent(RtTable &calls);
+void InstallFreeAsyncReusedAtOnce(RtTable &calls);
+// events_across_streams_and_devices.cc
+void InstallEventClockPerStream(RtTable &calls);
+void InstallStreamWaitIgnoresOtherDevicesEvents(RtTable &calls);
 // graph_faults.cc
 void InstallGraphLaunchRunsNothing(RtTable &calls);
 void InstallCaptureRunsEagerly(RtTable &calls);
