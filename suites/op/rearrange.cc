@@ -2,10 +2,11 @@
 // copied as bytes; no workspace functions (spec section OP-REARRANGE).
 //
 // Data: values that are neither 0 nor all-ones bytes (the unwritten sentinel), so a missed
-// or misplaced element shows; half of the float ones subnormal. F8 and the complex dtypes travel as unsigned integers of
-// their size (common/prepared_call.h). The wide layout sets (transposes, padded rows, a
-// broadcast source, views, a reversed dim) run on the float dtypes and I32/I64; every other
-// dtype runs the plain, transposed and padded copies.
+// or misplaced element shows; half of the float ones subnormal. F8 and the complex dtypes
+// travel as unsigned integers of their size (common/prepared_call.h). The wide layout sets
+// (transposes, padded rows, a broadcast source, views, a reversed dim, size-1 dims with odd
+// strides) run on the float dtypes and I32/I64; every other dtype runs the plain, transposed
+// and padded copies, and one with odd size-1 strides.
 #include "common/elementwise.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"

@@ -400,7 +400,7 @@ CTS_TEST_F(EventCase, time_is_when_the_stream_reaches_the_event, "conformance", 
 // recorded: the marks are about kGapMs apart, whatever clock each stream started with.
 CTS_TEST_F(EventCase, elapsed_across_streams, "conformance", "event", "RT-EVENT-20", "RT-EVENT-13") {
   constexpr auto kGap = std::chrono::milliseconds(20);
-  constexpr double kGapMs = 20;
+  constexpr double kGapMs = std::chrono::duration<double, std::milli>(kGap).count();
   constexpr int kAttempts = 3;
   infinirtStream_t a = nullptr, b = nullptr;
   infinirtEvent_t a_mark = nullptr, b_mark = nullptr;

@@ -154,6 +154,12 @@ infiniStatus_t CausalSoftmaxMaskOffByOne(infiniopCausalSoftmaxDescriptor_t desc,
   return HostCausalSoftmax(desc, workspace, workspace_size, y, x, stream, true, 1);
 }
 
+void RecordSoftmaxLayouts(OpTable &calls) {
+  TrackTensorLayouts(calls);
+  calls.infiniopCreateSoftmaxDescriptor = &CreateSoftmaxRecorded;
+  calls.infiniopDestroySoftmaxDescriptor = &DestroySoftmaxForgetting;
+}
+
 void RecordCausalSoftmaxLayouts(OpTable &calls) {
   TrackTensorLayouts(calls);
   calls.infiniopCreateCausalSoftmaxDescriptor = &CreateCausalSoftmaxRecorded;
@@ -164,16 +170,13 @@ void RecordCausalSoftmaxLayouts(OpTable &calls) {
 
 void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls) {
   RecordCausalSoftmaxLayouts(calls);
-  calls.infiniopCreateSoftmaxDescriptor = &CreateSoftmaxRecorded;
-  calls.infiniopDestroySoftmaxDescriptor = &DestroySoftmaxForgetting;
+  RecordSoftmaxLayouts(calls);
   calls.infiniopSoftmax = &SoftmaxWithoutMax;
   calls.infiniopCausalSoftmax = &CausalSoftmaxWithoutMax;
 }
 
 void InstallSoftmaxInnerAxisOneWarp(OpTable &calls) {
-  TrackTensorLayouts(calls);
-  calls.infiniopCreateSoftmaxDescriptor = &CreateSoftmaxRecorded;
-  calls.infiniopDestroySoftmaxDescriptor = &DestroySoftmaxForgetting;
+  RecordSoftmaxLayouts(calls);
   calls.infiniopSoftmax = &SoftmaxInnerAxisOneWarp;
 }
 
