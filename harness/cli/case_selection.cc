@@ -52,6 +52,42 @@ bool CollectCases(const std::vector<std::string> &requested_suites, const runner
   return true;
 }
 
+bool SuitesToRun(const std::vector<std::string> &requested_suites, const std::vector<std::string> &exported,
+                 const std::vector<std::string> &libraries, std::vector<std::string> *suites,
+                 std::vector<std::string> *missing_libraries, std::string *error) {
+  // The runtime is always loaded (a backend without it cannot be loaded at all).
+  const struct {
+    const char *suite, *prefix, *library;
+  } interfaces[] = {{"op", "infiniop", "libinfiniop.so"}, {"ccl", "infiniccl", "libinfiniccl.so"}};
+  std::vector<std::string> absent;
+  for (const auto &interface : interfaces) {
+    const bool any = std::any_of(exported.begin(), exported.end(), [&](const std::string &symbol) {
+      return symbol.rfind(interface.prefix, 0) == 0;
+    });
+    if (any) continue;
+    if (std::find(requested_suites.begin(), requested_suites.end(), interface.suite) != requested_suites.end()) {
+      std::string loaded;
+      for (const std::string &library : libraries) loaded += (loaded.empty() ? "" : ", ") + library;
+      *error = std::string("--suite ") + interface.suite + " asks for cases the backend cannot run: it has no " +
+               interface.library + " (it loaded " + loaded + ")";
+      return false;
+    }
+    absent.push_back(interface.suite);
+    missing_libraries->push_back(interface.library);
+  }
+  *suites = requested_suites;
+  if (requested_suites.empty() && !absent.empty()) {
+    for (const std::string &suite : runner::PresentSuites(runner::SuiteDirectory())) {
+      if (std::find(absent.begin(), absent.end(), suite) == absent.end()) suites->push_back(suite);
+    }
+    if (suites->empty()) {
+      *error = "the backend exports none of the interfaces of the suites built";
+      return false;
+    }
+  }
+  return true;
+}
+
 int UsageError(const std::string &reason) {
   std::fprintf(stderr, "infinicts: %s\n", reason.c_str());
   return kExitUsage;

@@ -24,6 +24,14 @@ std::vector<std::string> ModesOrDefault(const std::vector<std::string> &modes);
 bool CollectCases(const std::vector<std::string> &requested_suites, const runner::Selection &selection,
                   std::vector<SuiteCases> *suites, std::string *error);
 
+// The suites a run takes, given what the backend exports: those asked for, or without --suite
+// every suite built whose interface the backend has. *missing_libraries names the library of
+// each interface the backend exports nothing of ("libinfiniop.so"). False with the reason when
+// --suite asks for such a suite.
+bool SuitesToRun(const std::vector<std::string> &requested_suites, const std::vector<std::string> &exported,
+                 const std::vector<std::string> &libraries, std::vector<std::string> *suites,
+                 std::vector<std::string> *missing_libraries, std::string *error);
+
 // "infinicts: <reason>" on stderr; returns kExitUsage.
 int UsageError(const std::string &reason);
 

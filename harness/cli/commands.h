@@ -19,6 +19,12 @@ struct ListOptions {
   std::vector<std::string> modes;   // empty: conformance, accuracy
   std::vector<std::string> filters;
   std::string profile = "quick";
+  bool long_format = false;  // --long: clauses and params after each id
+};
+
+struct ShowOptions {
+  std::string id;      // a case id, or a glob of them
+  std::string report;  // FILE.json
 };
 
 struct RunOptions {
@@ -46,17 +52,20 @@ struct CompareOptions {
   std::string base, next;  // BASE.json NEW.json
   double threshold = 0.05; // a relative change smaller than this is noise
   std::string md, html;    // outputs; empty: not written
+  std::string md_append;   // Markdown added at the end of this file
 };
 
 struct ReportOptions {
   std::string input;                  // FILE.json
   std::string html, md, junit;        // outputs; empty: not written
+  std::string md_append;              // Markdown added at the end of this file
   std::vector<std::string> benchmarks;  // Google Benchmark JSON files to show with the report
 };
 
 struct MergeOptions {
   std::vector<std::string> inputs;  // SHARD.json...
   std::string out;                  // --out FILE.json
+  bool allow_partial = false;       // --allow-partial: a missing shard does not fail the merge
   std::vector<std::string> argv;
 };
 
@@ -71,5 +80,6 @@ int InfoCommand(const InfoOptions &options);
 int CompareCommand(const CompareOptions &options);
 int ReportCommand(const ReportOptions &options);
 int MergeCommand(const MergeOptions &options);
+int ShowCommand(const ShowOptions &options);
 
 }  // namespace infinicts::cli

@@ -3,6 +3,7 @@
 
 #include "backend/names.h"
 #include "cli/case_selection.h"
+#include "cli/checked_values.h"
 #include "cli/commands.h"
 #include "runner/probe.h"
 
@@ -11,6 +12,7 @@ namespace infinicts::cli {
 int InfoCommand(const InfoOptions &options) {
   const auto device_type = ParseDeviceType(options.device);
   if (!device_type) return UsageError("unknown device '" + options.device + "'");
+  if (const std::string bad = BadReferenceEnvironment(); !bad.empty()) return UsageError(bad);
   runner::BackendProbe probe;
   std::string error;
   if (!runner::ProbeBackend(options.backends, kDefaultTimeoutSeconds, &probe, &error)) return UsageError(error);

@@ -1,11 +1,16 @@
 // The `infinicts` command: list, run, merge, compare, report, info (docs/usage.md "Commands").
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "cli/case_selection.h"
+#include "cli/checked_values.h"
 #include "cli/commands.h"
+#include "cli/suggest.h"
 #include "report/run_facts.h"
 
 namespace {
@@ -13,6 +18,33 @@ namespace {
 using namespace infinicts::cli;
 
 const char *const kSuites[] = {"rt", "op", "ccl"};
+constexpr double kMinTimeoutSeconds = 0.01;
+constexpr double kMaxTimeoutSeconds = 86400;  // a day: beyond it a hang is not a case's time
+constexpr double kMaxPerfBudgetMs = 600000;   // ten minutes of timed iterations per case
+constexpr double kMinThreshold = 0.0001;
+constexpr double kMaxThreshold = 100;
+
+// Parse errors in one line, as every other usage error: "infinicts: <what>".
+std::string OneLineFailure(const CLI::App *, const CLI::Error &error) {
+  return std::string("infinicts: ") + error.what() + " (`infinicts --help` tells more)\n";
+}
+
+// The flag of `subcommand` nearest a mistyped one, for the error that names it.
+std::string FlagSuggestion(CLI::App *subcommand, int argc, char **argv) {
+  std::vector<std::string> flags;
+  for (const CLI::Option *option : subcommand->get_options()) {
+    for (const std::string &name : option->get_lnames()) flags.push_back("--" + name);
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) != 0) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(flags.begin(), flags.end(), word) != flags.end()) continue;
+    const std::string nearest = NearestWord(word, flags);
+    if (!nearest.empty()) return "; did you mean " + nearest + "?";
+  }
+  return "";
+}
 
 // A validator that checks without adding its description to the option's help line
 // (the type name already shows the choices).
@@ -42,7 +74,8 @@ void AddSelectionOptions(CLI::App *command, std::vector<std::string> *suites, st
   ListOption(command, "--filter", filters,
              "fnmatch globs on case ids, comma-separated; a glob starting with '-' excludes "
              "(write --filter=-GLOB when the first one does)")
-      ->type_name("GLOB");
+      ->type_name("GLOB")
+      ->check(WellFormedGlob());
 }
 
 CLI::Option *AddProfileOption(CLI::App *command, std::string *profile) {
@@ -70,9 +103,11 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
 
   ListOptions list;
-  CLI::App *list_command = app.add_subcommand("list", "print the ids of the selected cases, one a line");
+  CLI::App *list_command =
+      app.add_subcommand("list", "print the ids of the selected cases, one a line, and (on stderr) how many");
   AddSelectionOptions(list_command, &list.suites, &list.modes, &list.filters);
   AddProfileOption(list_command, &list.profile);
+  list_command->add_flag("--long", list.long_format, "each case's clauses and parameters after its id, tab-separated");
 
   RunOptions run;
   double timeout = kDefaultTimeoutSeconds;
@@ -96,7 +131,7 @@ int main(int argc, char **argv) {
   CLI::Option *timeout_option =
       run_command->add_option("--timeout", timeout, "seconds a case may run before it is killed as `timeout` (default 60)")
           ->type_name("SECONDS")
-          ->check(Quiet(CLI::PositiveNumber));
+          ->check(NumberWithin(kMinTimeoutSeconds, kMaxTimeoutSeconds, "seconds"));
   run_command->add_option("--out", run.out, "report file (default: reports/out/<device>-<yyyymmdd-hhmmss>.json)")
       ->type_name("FILE.json");
   run_command->add_flag("--quiet", run.quiet, "no progress line: print only failing cases and the summary");
@@ -109,10 +144,11 @@ int main(int argc, char **argv) {
   run_command->add_option("--perf-budget-ms", run.perf_budget_ms,
                           "time each perf case spends on timed iterations (default 100)")
       ->type_name("MS")
-      ->check(Quiet(CLI::PositiveNumber));
+      ->check(NumberWithin(1, kMaxPerfBudgetMs, "milliseconds"));
   run_command->add_flag("--cold-cache", run.cold_cache, "perf: flush the device's caches before every timed iteration");
   run_command->add_flag("--allow-no-device", run.allow_no_device,
-                        "a device type of which the backend has no device: skip every case and exit 0 (else exit 2)");
+                        "a device type of which the backend has no device: skip every case and exit 0 (else exit 2; "
+                        "exit 1 with --level, which such a run cannot judge)");
   run_command->add_option("--shard", run.shard,
                           "run only the K-th of N parts of the selected cases, balanced by expected duration; "
                           "`infinicts merge` joins the N reports")
@@ -124,9 +160,18 @@ int main(int argc, char **argv) {
   CLI::App *merge_command = app.add_subcommand("merge", "join the reports of a sharded run (--shard K/N) into one report");
   merge_command->add_option("shards", merge.inputs, "the shards' reports")->type_name("SHARD.json")->required();
   merge_command->add_option("--out", merge.out, "the joined report")->type_name("FILE.json")->required();
-  merge_command->footer("Exit codes: 0 the joined report holds no failure, crash or timeout; 1 it holds one; "
+  merge_command->add_flag("--allow-partial", merge.allow_partial,
+                          "a set with shards missing: exit as the joined cases say (else exit 1)");
+  merge_command->footer("Exit codes: 0 the joined report holds no failure, crash or timeout; 1 it holds one, or a "
+                        "shard is missing (unless --allow-partial); "
                         "2 bad usage, an unreadable report, or reports that overlap or come from different "
                         "builds, backends, device types or selections.");
+
+  ShowOptions show;
+  CLI::App *show_command = app.add_subcommand("show", "print one case's whole record from a report");
+  show_command->add_option("id", show.id, "the case's id, or a glob of ids")->type_name("ID")->required();
+  show_command->add_option("report", show.report, "the report")->type_name("FILE.json")->required()
+      ->check(CLI::ExistingFile);
 
   InfoOptions info;
   CLI::App *info_command = app.add_subcommand("info", "print what a backend exports and which devices it reports");
@@ -148,8 +193,11 @@ int main(int argc, char **argv) {
   compare_command->add_option("--threshold", compare.threshold,
                               "relative performance change below which nothing counts (default 0.05)")
       ->type_name("FRACTION")
-      ->check(Quiet(CLI::PositiveNumber));
+      ->check(NumberWithin(kMinThreshold, kMaxThreshold, "as a fraction: 0.05 is 5 %"));
   compare_command->add_option("--md", compare.md, "write the comparison as Markdown")->type_name("FILE");
+  compare_command->add_option("--md-append", compare.md_append,
+                              "add the comparison as Markdown at the end of FILE (a CI job summary)")
+      ->type_name("FILE");
   compare_command->add_option("--html", compare.html, "write the comparison as a self-contained HTML page")
       ->type_name("FILE");
   compare_command->footer("Exit codes: 0 no regression; 1 a regression (a case newly failing, an accuracy loss "
@@ -161,7 +209,12 @@ int main(int argc, char **argv) {
       ->check(CLI::ExistingFile);
   report_command->add_option("--html", report_options.html, "self-contained HTML page with inline SVG charts")
       ->type_name("FILE");
-  report_command->add_option("--md", report_options.md, "Markdown summary (for CI job summaries)")->type_name("FILE");
+  report_command->add_option("--md", report_options.md,
+                             "Markdown summary; appended to when FILE is $GITHUB_STEP_SUMMARY, replaced otherwise")
+      ->type_name("FILE");
+  report_command->add_option("--md-append", report_options.md_append,
+                             "add the Markdown summary at the end of FILE (a CI job summary)")
+      ->type_name("FILE");
   report_command->add_option("--junit", report_options.junit, "JUnit XML, one testcase per case")->type_name("FILE");
   ListOption(report_command, "--benchmark", &report_options.benchmarks,
              "a Google Benchmark JSON file (--benchmark_out) to show with the report; repeatable")
@@ -171,9 +224,31 @@ int main(int argc, char **argv) {
 
   app.footer("Exit codes: 0 success; 1 a case failed, crashed or timed out; 2 bad usage or a backend that cannot be "
              "loaded. `infinicts SUBCOMMAND --help` tells more.");
+  app.failure_message(OneLineFailure);
+  // A mistyped subcommand would read "A subcommand is required": name the nearest instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App *command : app.get_subcommands({})) names.push_back(command->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      const std::string nearest = NearestWord(argv[1], names);
+      std::string known;
+      for (const std::string &name : names) known += (known.empty() ? "" : ", ") + name;
+      return UsageError("'" + std::string(argv[1]) + "' is not a command" +
+                        (nearest.empty() ? "" : "; did you mean `infinicts " + nearest + "`?") + " (commands: " + known +
+                        ")");
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
+    if (dynamic_cast<const CLI::ExtrasError *>(&error) != nullptr) {
+      for (CLI::App *command : app.get_subcommands({})) {
+        if (command->parsed() || (argc > 1 && command->get_name() == argv[1])) {
+          std::fprintf(stderr, "infinicts: %s%s\n", error.what(), FlagSuggestion(command, argc, argv).c_str());
+          return kExitUsage;
+        }
+      }
+    }
     const int code = app.exit(error);
     return code == 0 ? kExitOk : kExitUsage;
   }
@@ -185,6 +260,7 @@ int main(int argc, char **argv) {
   if (compare_command->parsed()) return CompareCommand(compare);
   if (report_command->parsed()) return ReportCommand(report_options);
   if (info_command->parsed()) return InfoCommand(info);
+  if (show_command->parsed()) return ShowCommand(show);
   if (merge_command->parsed()) {
     merge.argv.assign(argv, argv + argc);
     return MergeCommand(merge);

@@ -90,8 +90,12 @@ int RunRankPart(const RunOptions &options, runner::RankLink &link) {
   selection.modes = ModesOrDefault(options.modes);
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
+  std::vector<std::string> suite_names, missing_libraries;
+  if (!SuitesToRun(options.suites, probe.exported, probe.libraries, &suite_names, &missing_libraries, &error)) {
+    return UsageError(error);
+  }
   std::vector<SuiteCases> suites;
-  if (!CollectCases(options.suites, selection, &suites, &error)) return UsageError(error);
+  if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   std::vector<std::string> narrowed;
   if (!KeepCasesAcrossRanks(options, &suites, &narrowed, &error)) return UsageError(error);
 

@@ -1,6 +1,9 @@
 // `infinicts run`: probe the backend, select the cases, run them suite by suite in
 // child processes (applying an --expect file: skips, flaky reruns, known failures),
-// rewrite the report after every case, add the roofline of a perf run, print the summary.
+// journal every case and write the whole report now and then (cli/run_report_file.h), add the
+// roofline of a perf run, print the summary.
+#include <unistd.h>
+
 #include <csignal>
 #include <algorithm>
 #include <cstdlib>
@@ -13,10 +16,12 @@
 
 #include "backend/names.h"
 #include "cli/case_selection.h"
+#include "cli/checked_values.h"
 #include "cli/run_across_ranks.h"
 #include "cli/commands.h"
+#include "cli/run_report_file.h"
 #include "cli/terminal.h"
-#include "report/atomic_file.h"
+#include "report/output_file.h"
 #include "report/report.h"
 #include "runner/case_listing.h"
 #include "runner/expectations.h"
@@ -49,6 +54,17 @@ std::string DefaultReportPath(const std::string &device) {
   return "reports/out/" + device + "-" + stamp + ".json";
 }
 
+// Where the report goes. A report sent to standard output takes the command's stdout for
+// itself: what the run prints goes to stderr instead, so the JSON stays whole.
+std::string ReportPath(const RunOptions &options, const std::string &device_name) {
+  if (options.out.empty()) return DefaultReportPath(device_name);
+  if (options.out != "-" && options.out != "/dev/stdout") return options.out;
+  std::fflush(stdout);
+  const int report_fd = dup(STDOUT_FILENO);
+  if (report_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return options.out;
+  return "/dev/fd/" + std::to_string(report_fd);
+}
+
 // "0,1" -> {0, 1}; false for anything but non-negative integers.
 bool ParseDeviceIds(const std::string &text, std::vector<int> *ids) {
   std::istringstream parts(text);
@@ -59,29 +75,6 @@ bool ParseDeviceIds(const std::string &text, std::vector<int> *ids) {
   }
   return !ids->empty();
 }
-
-// Rewrites the report after every case; warns once if the disk refuses.
-class ReportFile {
- public:
-  ReportFile(std::string path, report::Report *report) : path_(std::move(path)), report_(report) {}
-  bool Write(bool durable, std::string *error) {
-    report_->run.finished = report::IsoTimeNowUtc();
-    return report::WriteFileAtomically(path_, report_->Serialize(), durable, error);
-  }
-  void Update() {
-    std::string error;
-    if (!Write(false, &error) && !warned_) {
-      std::fprintf(stderr, "infinicts: warning: %s\n", error.c_str());
-      warned_ = true;
-    }
-  }
-  const std::string &path() const { return path_; }
-
- private:
-  std::string path_;
-  report::Report *report_;
-  bool warned_ = false;
-};
 
 // 100 -> "100", 2.5 -> "2.5": a number as the user would have typed it.
 std::string NumberText(double value) {
@@ -123,13 +116,19 @@ std::string Joined(const std::vector<std::string> &words) {
 }
 
 // What keeps this run from judging the levels: every part of a level must have run whole.
+// A suite not run because the backend lacks its library is no narrowing: the levels that need
+// it are judged, and not reached.
 std::vector<std::string> Narrowings(const RunOptions &options, const std::vector<SuiteCases> &suites,
-                                    const std::vector<std::string> &modes) {
+                                    const std::vector<std::string> &modes,
+                                    const std::vector<std::string> &missing_libraries) {
   std::vector<std::string> narrowed;
   std::vector<std::string> left_out;
   const bool minimal_only = options.level == std::optional<std::string>("minimal");
   for (const std::string &suite : runner::KnownSuites()) {
     if (minimal_only && suite == "ccl") continue;  // the collectives are advanced only
+    if (std::find(missing_libraries.begin(), missing_libraries.end(), "libinfini" + suite + ".so") !=
+        missing_libraries.end())
+      continue;
     if (std::none_of(suites.begin(), suites.end(), [&](const SuiteCases &cases) { return cases.suite == suite; }))
       left_out.push_back(suite);
   }
@@ -196,6 +195,11 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     return UsageError("--device-ids wants device numbers separated by commas (0,1), not '" + options.device_ids + "'");
   }
 
+  if (!options.out.empty() && !options.expect_file.empty()) {
+    if (!report::InputOverwrittenBy(options.out, {options.expect_file}).empty()) {
+      return UsageError("--out " + options.out + " is the --expect file: writing the report would destroy it");
+    }
+  }
   // A malformed expectations file stops the run before anything starts.
   std::optional<runner::Expectations> expectations;
   if (!options.expect_file.empty()) {
@@ -219,6 +223,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     shard = parsed;
   }
 
+  if (const std::string bad = BadReferenceEnvironment(); !bad.empty()) return UsageError(bad);
   runner::BackendProbe probe;
   if (!runner::ProbeBackend(options.backends, std::max(options.timeout_s, kMinimumProbeSeconds), &probe, &error)) {
     return UsageError(error);
@@ -227,10 +232,14 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   selection.modes = modes;
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
+  std::vector<std::string> suite_names, missing_libraries;
+  if (!SuitesToRun(options.suites, probe.exported, probe.libraries, &suite_names, &missing_libraries, &error)) {
+    return UsageError(error);
+  }
   std::vector<SuiteCases> suites;
-  if (!CollectCases(options.suites, selection, &suites, &error)) return UsageError(error);
+  if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   // What narrows the whole selection, before a shard takes its part of it.
-  std::vector<std::string> narrowed = Narrowings(options, suites, modes);
+  std::vector<std::string> narrowed = Narrowings(options, suites, modes, missing_libraries);
   if (link) {
     if (!RanksAllow(options, &error) || !KeepCasesAcrossRanks(options, &suites, &narrowed, &error)) {
       return UsageError(error);
@@ -274,6 +283,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   report.backend.device_count = device_count;
   report.backend.exported = probe.exported;
   report.backend.missing = probe.missing;
+  report.backend.missing_libraries = missing_libraries;
   if (!requested_ids.empty()) {
     report.backend.device_ids = requested_ids;
   } else {
@@ -292,14 +302,29 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   }
   if (device_count == 0) report.run.narrowed.push_back("the backend has no " + device_name + " device: every case skipped");
   if (expectations) report.expectations = report::ExpectationsOutcome{expectations->file(), {}, {}, {}, {}};
-  ReportFile report_file(options.out.empty() ? DefaultReportPath(device_name) : options.out, &report);
-  if (!report_file.Write(false, &error)) return UsageError("cannot write the report: " + error);
+  RunReportFile report_file(ReportPath(options, device_name), &report);
+  if (!report_file.Start(&error)) return UsageError("cannot write the report: " + error);
+  const bool report_to_stdout = options.out == "-" || options.out == "/dev/stdout";
+  PrintRunHeader(stdout, report, total, report_to_stdout ? "to standard output" : report_file.path());
 
-  runner::RerunContext rerun{options.backends, options.device, options.device_ids, options.timeout_text};
+  runner::RerunContext rerun;
+  if (!options.argv.empty() && options.argv[0].find('/') != std::string::npos) rerun.program = options.argv[0];
+  rerun.backends = options.backends;
+  rerun.device = options.device;
+  rerun.device_ids = options.device_ids;
+  rerun.timeout = options.timeout_text;
   rerun.profile = options.profile;
   if (options.perf_budget_ms > 0) rerun.perf_budget_ms = NumberText(options.perf_budget_ms);
   rerun.cold_cache = options.cold_cache;
   RunDisplay display(static_cast<int>(total), options.quiet);
+  {
+    std::map<std::string, double> expected_ms;
+    const runner::DurationModel &model = runner::DurationModel::BuiltIn();
+    for (const SuiteCases &suite : suites) {
+      for (const cts::ListedCase &listed : suite.cases) expected_ms[listed.id] = model.ExpectedMs(listed);
+    }
+    display.ExpectDurations(std::move(expected_ms));
+  }
   std::vector<std::string> notes;  // unexpected passes and flaky reruns, printed before the summary
   // Every case's final result goes through here, once.
   auto on_result = [&](CaseResult result) {
@@ -321,10 +346,11 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       }
     }
     display.OnResult(result);
+    const CaseResult ended = result;
     // A second result for a case amends the first: a crash charged to it once rerun alone
     // showed the case after it was innocent (runner/suite_runner.h).
     if (!report.Replace(result)) report.Add(std::move(result));
-    report_file.Update();
+    report_file.CaseEnded(ended);
   };
   const auto on_tick = [&](const cts::ListedCase *running) { display.OnTick(running); };
 
@@ -400,6 +426,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       lost_ranks = link->FinishCases(options.timeout_s + kLostRankGraceSeconds);
       for (const std::string &lost : lost_ranks) {
         report.run.failures.push_back(lost);
+        report_file.RunFailed(lost);
         display.OnRunFailure(lost);
       }
     }
@@ -417,7 +444,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       for (const std::string &failure : suite_runner.run_failures()) report.run.failures.push_back(failure);
       report.run.complete = true;
       std::string write_error;
-      if (!report_file.Write(/*durable=*/true, &write_error)) {
+      if (!report_file.Finish(&write_error)) {
         std::fprintf(stderr, "infinicts: cannot write the report: %s\n", write_error.c_str());
       }
       std::fprintf(stderr, "infinicts: the MPI job was ended; %s holds every case's verdict\n",
@@ -426,8 +453,8 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     }
     for (const std::string &failure : suite_runner.run_failures()) {
       report.run.failures.push_back(failure);
+      report_file.RunFailed(failure);
       display.OnRunFailure(failure);
-      report_file.Update();
     }
     for (auto &[entry, result] : flaky_failures) {
       int attempts = 1;
@@ -452,7 +479,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
                 &report);
   }
   report.run.complete = finished;
-  if (!report_file.Write(/*durable=*/true, &error)) {
+  if (!report_file.Finish(&error)) {
     std::fprintf(stderr, "infinicts: cannot write the report: %s\n", error.c_str());
     return kExitFailed;
   }
@@ -469,19 +496,21 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
                 outcome.file.c_str(), outcome.xfail.size(), outcome.unexpected_pass.size(), outcome.flaky.size(),
                 outcome.skipped.size());
   }
-  PrintSummary(stdout, report, report_file.path());
+  PrintSummary(stdout, report, report_to_stdout ? "standard output" : report_file.path());
   std::fflush(stdout);
 
-  int code = kExitOk;
-  if (device_count > 0) {  // without one (--allow-no-device) every case skipped, as asked
-    const report::StatusCounts &counts = report.counts();
-    bool failed = !report.run.failures.empty();
-    for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
-    const report::LevelOutcomes levels = report.levels();
-    const bool level_missed =
-        options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;
-    code = failed || level_missed ? kExitFailed : kExitOk;
+  const report::StatusCounts &counts = report.counts();
+  bool failed = !report.run.failures.empty();
+  for (Status status : report::kAllStatuses) failed = failed || (report::IsFailure(status) && counts[status] > 0);
+  // A --level is an exit code only when reached: not reached and not judged (a run without a
+  // device under --allow-no-device, a narrowed run) both exit 1.
+  const report::LevelOutcomes levels = report.levels();
+  const bool level_missed = options.level && !(*options.level == "minimal" ? levels.minimal : levels.advanced).reached;
+  if (level_missed && device_count == 0) {
+    std::fprintf(stderr, "infinicts: --level %s was not judged: the backend has no %s device\n", options.level->c_str(),
+                 device_name.c_str());
   }
+  const int code = failed || level_missed ? kExitFailed : kExitOk;
   if (link && !lost_ranks.empty()) link->AbortAll(kExitFailed);  // a lost rank would never agree
   return link ? link->AgreeExitCode(code) : code;
 }

@@ -48,10 +48,20 @@ std::string ProfileOf(const nlohmann::json &report) {
 
 std::vector<std::string> LikeForLikeWarnings(const nlohmann::json &base, const nlohmann::json &next) {
   std::vector<std::string> warnings;
+  // A different tool may judge or time the same backend differently: named first.
+  WarnIfDifferent("infinicts versions", Field(base, "tool", "version"), Field(next, "tool", "version"), &warnings);
+  WarnIfDifferent("infinicts builds (git)", Field(base, "tool", "git"), Field(next, "tool", "git"), &warnings);
   for (const char *key : {"os", "cpu", "cores", "memory_bytes"})
     WarnIfDifferent(std::string("hosts' ") + key, Field(base, "host", key), Field(next, "host", key), &warnings);
   WarnIfDifferent("backend libraries", Field(base, "backend", "libraries"), Field(next, "backend", "libraries"),
                   &warnings);
+  // Another build of the backend shows where the functions it exports differ.
+  const nlohmann::json &base_exported = Field(base, "backend", "exported");
+  const nlohmann::json &next_exported = Field(next, "backend", "exported");
+  if (base_exported != next_exported && base_exported.is_array() && next_exported.is_array()) {
+    warnings.push_back("backend builds differ: the baseline exports " + std::to_string(base_exported.size()) +
+                       " functions, the new " + std::to_string(next_exported.size()) + ", not the same ones");
+  }
   WarnIfDifferent("device types", Field(base, "backend", "device_type"), Field(next, "backend", "device_type"),
                   &warnings);
   WarnIfDifferent("device ids", Field(base, "backend", "device_ids"), Field(next, "backend", "device_ids"),

@@ -15,8 +15,8 @@ namespace infinicts::regression {
 // The perf profile a run used: the value of --profile in run.argv, else "quick".
 std::string ProfileOf(const nlohmann::json &report);
 
-// One line per difference: host (os, cpu, cores, memory), backend libraries, device type
-// and ids, perf profile.
+// One line per difference: infinicts version and build, host (os, cpu, cores, memory), backend
+// libraries and the functions they export, device type and ids, perf profile.
 std::vector<std::string> LikeForLikeWarnings(const nlohmann::json &base, const nlohmann::json &next);
 
 // What the heading shows about a report.

@@ -64,9 +64,17 @@ std::string HeaderSection(const Json &report) {
   out += "<tr><th>tool</th>" + Cell(ToolLine(report)) + "</tr>";
   out += "<tr><th>backend</th><td>" + libraries + "</td></tr>";
   out += "<tr><th>device</th>" + Cell(DeviceLine(report)) + "</tr>";
+  std::string missing_libraries;
+  for (const Json &library : backend.value("missing_libraries", Json::array())) {
+    missing_libraries += (missing_libraries.empty() ? "" : ", ") + library.get<std::string>();
+  }
+  if (!missing_libraries.empty()) {
+    out += "<tr><th>missing libraries</th>" + Cell(missing_libraries + ": their suites were not run") + "</tr>";
+  }
   out += "<tr><th>exported / missing</th>" +
          Cell(std::to_string(backend["exported"].size()) + " symbols exported; " +
-              (missing.empty() ? "none missing" : "missing: " + missing)) + "</tr>";
+              (missing.empty() ? (missing_libraries.empty() ? "none missing" : "none missing of the libraries loaded")
+                               : "missing: " + missing)) + "</tr>";
   out += "<tr><th>host</th>" + Cell(HostLine(report)) + "</tr>";
   out += "<tr><th>run</th>" + Cell(RunLine(report)) + "</tr>";
   out += "<tr><th>suites / modes</th>" + Cell(suites + " / " + modes) + "</tr>";

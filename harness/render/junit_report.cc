@@ -55,11 +55,11 @@ std::string RenderJunitReport(const Json &report) {
     ++block.tests;
     block.time_ms += duration_ms;
     std::string body;
-    if (status == "blocked") {
-      // JUnit's error: the test could not run as written (what it needs failed), which is
-      // not a failure of what it checks.
+    if (status == "blocked" || status == "crash" || status == "timeout") {
+      // JUnit's error: the test did not run to its verdict (what it needs failed, the process
+      // died, the time ran out), which is not a failed check. CI dashboards count them apart.
       ++block.errors;
-      body = "<error type=\"blocked\" message=\"" + XmlEscape(status + ": " + FirstLine(message)) + "\">" +
+      body = "<error type=\"" + status + "\" message=\"" + XmlEscape(status + ": " + FirstLine(message)) + "\">" +
              XmlEscape(message) + "</error>";
     } else if (IsFailureStatus(status)) {
       ++block.failures;

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "report/temporary_files.h"
+
 namespace infinicts::report {
 namespace {
 
@@ -32,34 +34,56 @@ bool MakeDirectories(const std::string &dir, std::string *error) {
   return true;
 }
 
-bool WriteAll(int fd, const std::string &text) {
-  const char *data = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    const ssize_t written = write(fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    data += written;
-    left -= static_cast<size_t>(written);
-  }
-  return true;
+
+// An unnamed file in `dir` (O_TMPFILE), which a killed writer cannot leave behind; -1 where the
+// file system has none, and the caller falls back to a named temporary.
+int OpenUnnamed(const std::string &dir) {
+#ifdef O_TMPFILE
+  return open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+#else
+  (void)dir;
+  return -1;
+#endif
+}
+
+// Gives the unnamed file behind `fd` the name `temporary`.
+bool NameUnnamed(int fd, const std::string &temporary) {
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  return linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temporary.c_str(), AT_SYMLINK_FOLLOW) == 0;
 }
 
 }  // namespace
 
+bool WriteAllToDescriptor(int fd, const std::string &text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t written = write(fd, text.data() + done, text.size() - done);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return false;
+    done += static_cast<size_t>(written);
+  }
+  return true;
+}
+
 bool WriteFileAtomically(const std::string &path, const std::string &text, bool durable, std::string *error) {
   const std::string dir = ParentOf(path);
   if (!MakeDirectories(dir, error)) return false;
-  const std::string temporary = path + ".tmp";
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  const size_t slash = path.rfind('/');
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  // A writer killed between naming its temporary and the rename leaves "<base>.<pid>.tmp".
+  RemoveStaleTemporaries(dir, base + ".", ".tmp");
+  const std::string temporary = (dir == "." && slash == std::string::npos ? "" : dir + "/") + PidTaggedName(base + ".", ".tmp");
+  unlink(temporary.c_str());  // this process's own, from a write that failed half-way
+  int fd = OpenUnnamed(dir);
+  const bool unnamed = fd >= 0;
+  if (!unnamed) fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) {
     *error = "cannot write " + temporary + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = WriteAll(fd, text);
+  bool ok = WriteAllToDescriptor(fd, text);
   if (ok && durable) ok = fsync(fd) == 0;
+  if (ok && unnamed) ok = NameUnnamed(fd, temporary);
   const int saved_errno = errno;
   if (close(fd) != 0) ok = false;
   if (!ok) {

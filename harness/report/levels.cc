@@ -1,6 +1,7 @@
 #include "report/levels.h"
 
 #include <algorithm>
+#include <regex>
 
 #include "report/spec_clauses.h"
 
@@ -42,6 +43,16 @@ int PartRank(const std::string &part) {
   return part == "ccl" ? 30 : 20;
 }
 
+// "needs 8 devices; the run has 2" (a case the hardware of the run cannot host): 8, "devices".
+bool SkippedForCapacity(const std::string &message, int *needed, std::string *unit) {
+  static const std::regex pattern(R"(^needs (\d{1,6}) ([^;]+); the run has \d+)");
+  std::smatch match;
+  if (!std::regex_search(message, match, pattern)) return false;
+  *needed = std::stoi(match[1].str());
+  *unit = match[2].str();
+  return true;
+}
+
 }  // namespace
 
 bool IsAdvancedOnly(const std::string &suite, const std::string &subject) {
@@ -55,6 +66,17 @@ void LevelTally::Add(const CaseResult &result) {
   PartState &state = parts_[part];
   state.counts.Add(result.status);
   state.first_id.emplace(result.status, result.id);
+  if (result.status == Status::kSkip) {
+    int needed = 0;
+    std::string unit;
+    if (SkippedForCapacity(result.message, &needed, &unit)) {
+      ++state.skipped_for_capacity;
+      if (needed > state.most_needed) {
+        state.most_needed = needed;
+        state.needed_unit = unit;
+      }
+    }
+  }
   // A recommendation never decides a level, even when its case crashed (Destroy(NULL), say).
   if (spec::ChecksShouldOnly(result.clauses)) {
     state.should_only.Add(result.status);
@@ -164,9 +186,12 @@ std::vector<PartVerdict> LevelTally::Parts() const {
     bool failed = false;
     for (Status status : kAllStatuses) failed = failed || ((IsFailure(status) || status == Status::kXfail) && deciding(status) > 0);
     const StatusCounts &counts = state.counts;
+    verdict.skipped_for_capacity = state.skipped_for_capacity;
+    if (state.most_needed > 0) verdict.needs = std::to_string(state.most_needed) + " " + state.needed_unit;
     if (failed) verdict.verdict = "fail";
     else if (deciding(Status::kUnsupported) > state.optional_missing) verdict.verdict = "unsupported";
     else if (counts[Status::kPass] == 0) verdict.verdict = "untested";
+    else if (2 * state.skipped_for_capacity > counts.total) verdict.verdict = "skipped";
     else verdict.verdict = "pass";
     verdicts.push_back(std::move(verdict));
   }

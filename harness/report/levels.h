@@ -45,13 +45,16 @@ struct RunScope {
 };
 
 // The verdict of one part: "pass", "fail" (a case failed, was blocked, crashed, timed out or
-// was an expected failure), "unsupported" (only unsupported cases keep it from passing) or
-// "untested" (no case passed).
+// was an expected failure), "unsupported" (only unsupported cases keep it from passing),
+// "skipped" (most of its cases skipped for lack of devices or ranks: what passed says little)
+// or "untested" (no case passed).
 struct PartVerdict {
   std::string part;
   std::string level;  // "minimal", "advanced" or "optional" (in no level)
   std::string verdict;
   StatusCounts counts;
+  int skipped_for_capacity = 0;  // skips of "needs N devices; the run has M"
+  std::string needs;             // the most such a skip asked for: "8 devices"; "" when none
 };
 
 // An optional capability (F64, integer Add) the backend refused in one part.
@@ -82,6 +85,9 @@ class LevelTally {
     StatusCounts should_only;                // of counts: the cases that check SHOULD clauses alone
     // The first unsupported case that is not an optional capability.
     std::string first_required_unsupported;
+    int skipped_for_capacity = 0;  // skipped: "needs N <unit>; the run has M"
+    int most_needed = 0;
+    std::string needed_unit;
   };
   LevelOutcome EvaluateLevel(bool advanced) const;
   std::map<std::string, PartState> parts_;

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/journal.h"
 #include "report/report_schema.h"
 
 namespace infinicts::report {
@@ -22,7 +23,7 @@ void UpgradeFromVersion1(nlohmann::json *report) {
 
 }  // namespace
 
-bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string *error) {
+bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string *error, std::string *note) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = path + ": cannot be read";
@@ -44,6 +45,12 @@ bool LoadReportFile(const std::string &path, nlohmann::json *report, std::string
              (total == 1 ? "" : "s") + "):\n" + FormatViolations(violations);
     return false;
   }
+  JournalReplay replay;
+  if (!ApplyJournal(path, &parsed, &replay, error)) {
+    *error = path + ": " + *error;
+    return false;
+  }
+  if (note) *note = replay.note;
   *report = std::move(parsed);
   return true;
 }

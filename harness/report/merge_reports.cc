@@ -5,6 +5,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "report/report_from_json.h"
+
 namespace infinicts::report {
 namespace {
 
@@ -60,26 +62,6 @@ std::string Difference(const ShardReport &first, const ShardReport &other) {
   return "";
 }
 
-HostInfo HostFromJson(const json &host) {
-  HostInfo info;
-  info.os = host.at("os").get<std::string>();
-  info.cpu = host.at("cpu").get<std::string>();
-  info.cores = host.at("cores").get<int>();
-  info.memory_bytes = host.at("memory_bytes").get<uint64_t>();
-  return info;
-}
-
-BackendInfo BackendFromJson(const json &backend) {
-  BackendInfo info;
-  info.libraries = backend.at("libraries").get<std::vector<std::string>>();
-  info.device_type = backend.at("device_type").get<std::string>();
-  info.device_ids = backend.at("device_ids").get<std::vector<int>>();
-  info.device_count = backend.at("device_count").get<int>();
-  info.exported = backend.at("exported").get<std::vector<std::string>>();
-  info.missing = backend.at("missing").get<std::vector<std::string>>();
-  return info;
-}
-
 std::vector<std::string> Strings(const json &object, const char *key) {
   return object.contains(key) ? object.at(key).get<std::vector<std::string>>() : std::vector<std::string>{};
 }
@@ -100,6 +82,21 @@ void AddExpectations(const json &outcome, ExpectationsOutcome *joined) {
 }
 
 }  // namespace
+
+std::vector<std::string> MissingShards(const std::vector<ShardReport> &shards) {
+  std::vector<std::string> missing;
+  if (shards.empty() || !shards.front().json["run"].contains("shard")) return missing;
+  const int count = shards.front().json["run"]["shard"]["count"].get<int>();
+  std::vector<bool> present(static_cast<size_t>(count) + 1, false);
+  for (const ShardReport &shard : shards) {
+    const int index = shard.json["run"]["shard"]["index"].get<int>();
+    if (index >= 1 && index <= count) present[static_cast<size_t>(index)] = true;
+  }
+  for (int index = 1; index <= count; ++index) {
+    if (!present[static_cast<size_t>(index)]) missing.push_back(std::to_string(index) + "/" + std::to_string(count));
+  }
+  return missing;
+}
 
 bool MergeShardReports(const std::vector<ShardReport> &shards, const std::vector<std::string> &argv, Report *merged,
                        std::string *error) {

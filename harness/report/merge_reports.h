@@ -22,6 +22,9 @@ struct ShardReport {
 // reason when they are not the shards of one run: a report not made with --shard, two that
 // hold the same shard or the same case, or reports of different builds, backends, device
 // types, devices, selections or --expect files.
+// The shards ("2/3") of the run that `shards` lack; empty when they are all there.
+std::vector<std::string> MissingShards(const std::vector<ShardReport> &shards);
+
 bool MergeShardReports(const std::vector<ShardReport> &shards, const std::vector<std::string> &argv, Report *merged,
                        std::string *error);
 

@@ -36,8 +36,13 @@ Json ToJson(const PartVerdict &part) {
   for (Status status : kAllStatuses) {
     if (part.counts[status] > 0) counts[StatusName(status)] = part.counts[status];
   }
-  return Json{{"part", part.part}, {"level", part.level}, {"verdict", part.verdict}, {"total", part.counts.total},
-              {"counts", std::move(counts)}};
+  Json json{{"part", part.part}, {"level", part.level}, {"verdict", part.verdict}, {"total", part.counts.total},
+             {"counts", std::move(counts)}};
+  if (!part.needs.empty()) {
+    json["skipped_for_capacity"] = part.skipped_for_capacity;
+    json["needs"] = part.needs;
+  }
+  return json;
 }
 
 }  // namespace
@@ -108,6 +113,7 @@ std::string Report::Serialize() const {
   Json backend_json{{"libraries", backend.libraries}, {"device_type", backend.device_type},
                     {"device_ids", backend.device_ids}, {"device_count", backend.device_count},
                     {"exported", backend.exported},   {"missing", backend.missing}};
+  if (!backend.missing_libraries.empty()) backend_json["missing_libraries"] = backend.missing_libraries;
   Json run_json{{"started", run.started}, {"finished", run.finished}, {"argv", run.argv},
                 {"suites", run.suites},   {"modes", run.modes},       {"complete", run.complete},
                 {"narrowed", run.narrowed}, {"failures", run.failures}};

@@ -1,6 +1,6 @@
 // The report of one run (docs/usage.md "The report"): facts of the run plus every
-// finished case. Each result is serialized once, when it is added, so that the
-// report can be rewritten after every case of a run of thousands.
+// finished case. Each result is serialized once, when it is added, so that writing the
+// report again while a run of thousands goes on costs only the copying.
 #pragma once
 
 #include <optional>

@@ -31,6 +31,9 @@ struct BackendInfo {
   int device_count = 0;
   std::vector<std::string> exported;
   std::vector<std::string> missing;
+  // Libraries of an interface of which the backend exports nothing ("libinfiniop.so"): their
+  // suites are not run (docs/usage.md "Commands").
+  std::vector<std::string> missing_libraries;
 };
 
 // A run given --shard K/N: which part of the selection it ran, and the whole selection's

@@ -22,6 +22,8 @@ void WriteAll(int fd, const std::string &text) {
   }
 }
 
+constexpr int kMaxDevicesPerType = 4096;  // far past any node's accelerators
+
 // Runs in the forked child: load, init, count, answer in one JSON object.
 int ProbeInChild(const std::vector<std::string> &paths, int results_fd) {
   nlohmann::json answer;
@@ -44,7 +46,15 @@ int ProbeInChild(const std::vector<std::string> &paths, int results_fd) {
   for (int type = 0; type < INFINI_DEVICE_TYPE_COUNT; ++type) {
     int count = 0;
     const int status = backend->rt().infinirtGetDeviceCount(static_cast<infiniDevice_t>(type), &count);
-    counts.push_back(status == INFINI_STATUS_SUCCESS && count > 0 ? count : 0);
+    // A count no machine has is the backend's bug, never a size to allocate by.
+    if (status == INFINI_STATUS_SUCCESS && (count < 0 || count > kMaxDevicesPerType)) {
+      answer["error"] = "infinirtGetDeviceCount(" + DeviceTypeName(static_cast<infiniDevice_t>(type)) + ") answered " +
+                        std::to_string(count) + " devices: not a device count (0 to " +
+                        std::to_string(kMaxDevicesPerType) + ")";
+      WriteAll(results_fd, answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      return 0;
+    }
+    counts.push_back(status == INFINI_STATUS_SUCCESS ? count : 0);
     statuses.push_back(StatusName(status));
   }
   answer["device_counts"] = counts;

@@ -15,7 +15,7 @@ std::string ShellQuote(const std::string &word) {
 }
 
 std::string RerunCommand(const RerunContext &context, const report::CaseResult &result) {
-  std::string command = "infinicts run";
+  std::string command = ShellQuote(context.program) + " run";
   for (const std::string &backend : context.backends) command += " --backend " + ShellQuote(backend);
   command += " --device " + ShellQuote(context.device);
   if (!context.device_ids.empty()) command += " --device-ids " + ShellQuote(context.device_ids);

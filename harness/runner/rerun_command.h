@@ -9,6 +9,9 @@
 namespace infinicts::runner {
 
 struct RerunContext {
+  // The command as the user started it (argv[0] when it names a path, so the line works where
+  // `infinicts` is not on PATH); "infinicts" otherwise.
+  std::string program = "infinicts";
   std::vector<std::string> backends;  // as the user gave them
   std::string device;                 // as the user gave it
   std::string device_ids;             // empty when not given

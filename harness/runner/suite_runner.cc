@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cts/call_tracing.h"
+#include "report/temporary_files.h"
 #include "runner/case_listing.h"
 #include "runner/case_output.h"
 #include "runner/child_process.h"
@@ -95,12 +96,16 @@ CrashSite CrashSiteIn(const std::string &stderr_text) {
           latest->in_probed_call};
 }
 
-// The cases a child runs, one GoogleTest full name a line, in a private temporary file.
+// The cases a child runs, one GoogleTest full name a line, in a private temporary file
+// named after this process: one killed before it removed its files leaves them to the next.
 class CasesFile {
  public:
   explicit CasesFile(const std::vector<std::string> &tests) {
     const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/infinicts-cases-XXXXXX";
+    const std::string dir = tmp && *tmp ? tmp : "/tmp";
+    static const bool swept = (report::RemoveStaleTemporaries(dir, kPrefix, "-"), true);
+    (void)swept;
+    std::string pattern = dir + "/" + report::PidTaggedName(kPrefix, "-XXXXXX");
     const int fd = mkstemp(pattern.data());
     if (fd < 0) return;
     std::string text;
@@ -118,6 +123,7 @@ class CasesFile {
   ~CasesFile() {
     if (!path_.empty()) unlink(path_.c_str());
   }
+  static constexpr const char *kPrefix = "infinicts-cases-";
   const std::string &path() const { return path_; }
 
  private:

@@ -182,6 +182,19 @@ TEST(LikeForLike, EveryDifferenceIsWarnedAbout) {
   EXPECT_TRUE(LikeForLikeWarnings(base.json(), base.json()).empty());
 }
 
+TEST(LikeForLike, AnotherToolVersionOrBackendBuildIsNamedFirst) {
+  SyntheticReport base, next;
+  nlohmann::json next_json = next.json();
+  next_json["tool"]["version"] = "0.2.0";
+  next_json["tool"]["git"] = "abc1234";
+  next_json["backend"]["exported"].push_back("infinirtMalloc");
+  const std::vector<std::string> warnings = LikeForLikeWarnings(base.json(), next_json);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0], "infinicts versions differ: baseline 0.1.0, new 0.2.0");
+  EXPECT_EQ(warnings[1], "infinicts builds (git) differ: baseline test, new abc1234");
+  EXPECT_EQ(warnings[2], "backend builds differ: the baseline exports 1 functions, the new 2, not the same ones");
+}
+
 TEST(LikeForLike, TheProfileComesFromTheCommandLine) {
   EXPECT_EQ(ProfileOf(SyntheticReport().json()), "quick");
   EXPECT_EQ(ProfileOf(SyntheticReport().Argv({"infinicts", "run", "--profile", "full"}).json()), "full");

@@ -297,14 +297,17 @@ TEST(JunitReport, WellFormedWithOneSuitePerSuiteAndMode) {
   EXPECT_NE(xml.find("failures by root cause:"), std::string::npos);
   for (const std::string &suite : suites) EXPECT_NE(xml.find("<testsuite name=\"" + suite + "\""), std::string::npos);
   EXPECT_EQ(Count(xml, "<testcase "), report["results"].size());
-  EXPECT_EQ(Count(xml, "<failure "), 4u);
+  // A crash and a timeout did not run to a verdict: JUnit errors, not failures.
+  EXPECT_EQ(Count(xml, "<failure "), 2u);
+  EXPECT_EQ(Count(xml, "<error "), 2u);
   EXPECT_EQ(Count(xml, "<skipped "), 3u);
   EXPECT_EQ(Count(xml, "<system-out>xfail:"), 1u);
-  EXPECT_NE(xml.find("<testsuites name=\"infinicts cpu\" tests=\"115\" failures=\"4\" errors=\"0\" skipped=\"3\""),
+  EXPECT_NE(xml.find("<testsuites name=\"infinicts cpu\" tests=\"115\" failures=\"2\" errors=\"2\" skipped=\"3\""),
             std::string::npos);
   EXPECT_NE(xml.find("<testcase classname=\"rt.memory.perf\" name=\"bandwidth/d2d/device/bytes_268435456\" time=\"0.120000\"/>"),
             std::string::npos);
-  EXPECT_NE(xml.find("<failure type=\"crash\" message=\"crash: killed by signal 11 (SIGSEGV)\">"), std::string::npos);
+  EXPECT_NE(xml.find("<error type=\"crash\" message=\"crash: killed by signal 11 (SIGSEGV)\">"), std::string::npos);
+  EXPECT_NE(xml.find("<error type=\"timeout\""), std::string::npos);
   EXPECT_NE(xml.find("&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt; &amp; more"), std::string::npos);
   EXPECT_EQ(xml.find("<script"), std::string::npos);
 }

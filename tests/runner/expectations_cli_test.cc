@@ -64,7 +64,7 @@ TEST_F(ExpectCliTest, XfailSkipAndUnexpectedPass) {
   const std::string message = failing["message"];
   EXPECT_EQ(message.rfind("expected failure (" + expect_ + ":2): ", 0), 0u) << message;
   EXPECT_NE(message.find("fake check: expected 4 bytes, got 5"), std::string::npos) << message;
-  EXPECT_NE(message.find("rerun: infinicts run"), std::string::npos) << message;
+  EXPECT_NE(message.find(std::string("rerun: ") + INFINICTS_TEST_CLI + " run"), std::string::npos) << message;
 
   const json passing = FindResult(report, kPassing);
   EXPECT_EQ(passing["status"], "pass");
@@ -165,7 +165,7 @@ TEST_F(ExpectCliTest, AFlakyCaseThatKeepsFailingRunsThreeTimesInFreshProcesses) 
   const std::string message = flaky["message"];
   EXPECT_NE(message.find("failing attempt 3"), std::string::npos) << message;
   // The rerun command of a perf case carries the perf settings, never --expect.
-  const std::string rerun = "rerun: infinicts run --backend " + FakeBackendDir() +
+  const std::string rerun = std::string("rerun: ") + INFINICTS_TEST_CLI + " run --backend " + FakeBackendDir() +
                             " --device cpu --suite rt --mode perf --profile full --perf-budget-ms 2.5 --cold-cache"
                             " --filter " + kFlaky;
   EXPECT_EQ(message.substr(message.size() - std::min(message.size(), rerun.size())), rerun) << message;

@@ -56,10 +56,13 @@ TEST(RerunCommand, NamesTheCaseAloneAndQuotesWhatNeedsIt) {
   result.id = "op.gemm.perf/f16/m128";
   result.suite = "op";
   result.mode = "perf";
-  RerunContext context{{"build/lib", "/opt/my backend/libinfiniop.so"}, "nvidia", "0,1", "5"};
+  RerunContext context{"infinicts", {"build/lib", "/opt/my backend/libinfiniop.so"}, "nvidia", "0,1", "5"};
   EXPECT_EQ(RerunCommand(context, result),
             "infinicts run --backend build/lib --backend '/opt/my backend/libinfiniop.so' --device nvidia "
             "--device-ids 0,1 --timeout 5 --suite op --mode perf --filter op.gemm.perf/f16/m128");
+  // Started by its path, the line names that path: `infinicts` need not be on PATH.
+  context.program = "build/bin/infinicts";
+  EXPECT_EQ(RerunCommand(context, result).rfind("build/bin/infinicts run --backend build/lib ", 0), 0u);
   EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
   EXPECT_EQ(ShellQuote("a*b"), "'a*b'");
 }
@@ -69,7 +72,7 @@ TEST(RerunCommand, APerfCaseCarriesThePerfSettingsGiven) {
   perf.id = "rt.memory.perf/memcpy/d2d/bytes_1048576";
   perf.suite = "rt";
   perf.mode = "perf";
-  RerunContext context{{"build/lib"}, "cpu", "", ""};
+  RerunContext context{"infinicts", {"build/lib"}, "cpu", "", ""};
   EXPECT_EQ(RerunCommand(context, perf),
             "infinicts run --backend build/lib --device cpu --suite rt --mode perf --filter " + perf.id);
   context.profile = "quick";  // the default: nothing to carry

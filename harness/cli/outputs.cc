@@ -1,0 +1,50 @@
+#include "cli/outputs.h"
+
+#include <sys/stat.h>
+
+namespace infinicts::cli {
+namespace {
+
+// Whether two outputs would land in the same file: the same final name, or the same inode.
+bool SameFile(const std::string &a, const std::string &b) {
+  if (a == "-" || b == "-") return a == b;
+  if (report::FinalPathOf(a) == report::FinalPathOf(b)) return true;
+  struct stat sa {}, sb {};
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool IsStandardOutput(const std::string &path) { return path == "-" || path == "/dev/stdout"; }
+
+}  // namespace
+
+NamedOutput MarkdownOutput(const std::string &path) {
+  return {"--md", path, report::IsJobSummary(path) ? report::WriteMode::kAppend : report::WriteMode::kReplace};
+}
+
+std::string RefusedOutputs(const std::vector<NamedOutput> &outputs, const std::vector<std::string> &inputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const NamedOutput &output = outputs[i];
+    if (output.path.empty()) continue;
+    const std::string input = report::InputOverwrittenBy(output.path, inputs);
+    if (!input.empty()) {
+      return output.flag + " " + output.path + " is the input " + input + ": writing it would destroy the input";
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const NamedOutput &other = outputs[j];
+      if (other.path.empty()) continue;
+      // Several parts may go to standard output, one after another.
+      if (IsStandardOutput(output.path) && IsStandardOutput(other.path)) continue;
+      if (SameFile(output.path, other.path)) {
+        return other.flag + " and " + output.flag + " name the same file (" + output.path + "): one would replace the other";
+      }
+    }
+  }
+  return "";
+}
+
+bool WriteNamedOutput(const NamedOutput &output, const std::string &text, std::string *error) {
+  if (output.path.empty()) return true;
+  return report::WriteOutput(output.path, text, output.mode, /*durable=*/false, error);
+}
+
+}  // namespace infinicts::cli
