@@ -431,20 +431,39 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       }
     }
     if (link && !suite_finished) {
-      // mpirun ends every rank when one is lost: the cases left still get a verdict.
+      // mpirun ends every rank when one is lost, rank 0 within about a second of the signal:
+      // the cases left end `crash` under one run failure that names the rank, on the terminal
+      // as one line, and in the journal in one write before the whole report.
+      std::vector<std::string> why = suite_runner.run_failures();
+      if (why.empty()) {
+        if (const std::optional<std::string> gone = link->LostPeer()) why.push_back(*gone);
+      }
       std::set<std::string> done;
       for (const CaseResult &result : report.results()) done.insert(result.id);
+      std::vector<CaseResult> left;
       for (const cts::ListedCase &listed : to_run) {
         if (done.count(listed.id)) continue;
-        on_result(runner::ResultOfListed(listed, Status::kCrash,
-                                         "the MPI job was ended before this case's verdict (a rank's infinicts was "
-                                         "killed, or mpirun was interrupted)"));
+        left.push_back(runner::ResultOfListed(
+            listed, Status::kCrash,
+            "the MPI job was ended before this case's verdict: " +
+                (why.empty() ? std::string("mpirun stopped this rank (a rank on another node was lost, or mpirun "
+                                           "was interrupted)")
+                             : why.front())));
       }
-      report.run.failures.push_back("the MPI job was ended while the cases ran");
-      for (const std::string &failure : suite_runner.run_failures()) report.run.failures.push_back(failure);
+      const std::string ended = "the MPI job was ended while the cases ran: " +
+                                (why.empty() ? std::string("mpirun stopped rank 0 (a rank on another node was lost, "
+                                                           "or mpirun was interrupted)")
+                                             : why.front()) +
+                                "; the " + std::to_string(left.size()) + " case(s) left end crash";
+      std::vector<std::string> failures{ended};
+      for (size_t i = 1; i < why.size(); ++i) failures.push_back(why[i]);
+      for (const CaseResult &result : left) report.Add(result);
+      for (const std::string &failure : failures) report.run.failures.push_back(failure);
       report.run.complete = true;
+      display.OnRunFailure(ended);
+      display.Finish();
       std::string write_error;
-      if (!report_file.Finish(&write_error)) {
+      if (!report_file.FinishBeforeKill(left, failures, &write_error)) {
         std::fprintf(stderr, "infinicts: cannot write the report: %s\n", write_error.c_str());
       }
       std::fprintf(stderr, "infinicts: the MPI job was ended; %s holds every case's verdict\n",

@@ -66,4 +66,10 @@ bool RunReportFile::Finish(std::string *error) {
   return true;
 }
 
+bool RunReportFile::FinishBeforeKill(const std::vector<report::CaseResult> &results,
+                                     const std::vector<std::string> &failures, std::string *error) {
+  if (!in_place_ && !journal_.AppendEnd(results, failures)) Warn("cannot append to " + report::JournalPath(path_));
+  return Finish(error);
+}
+
 }  // namespace infinicts::cli

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "report/journal.h"
 #include "report/report.h"
@@ -25,6 +26,12 @@ class RunReportFile {
   void RunFailed(const std::string &failure);
   // The whole report, on the disk before it returns; the journal goes.
   bool Finish(std::string *error);
+  // A run about to be killed (a lost MPI rank: mpirun ends every process within about a
+  // second): the report already took `results` and `failures`, and is complete. They go to the
+  // journal first, in one write, marked as the end, so that a reader has every verdict even
+  // when the whole report that follows is cut short.
+  bool FinishBeforeKill(const std::vector<report::CaseResult> &results, const std::vector<std::string> &failures,
+                        std::string *error);
 
   const std::string &path() const { return path_; }
   size_t bytes_written() const { return bytes_written_ + journal_.bytes_written(); }

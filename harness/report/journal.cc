@@ -39,14 +39,19 @@ bool JournalWriter::Open(const std::string &report_path, const std::string &star
   return true;
 }
 
-bool JournalWriter::AppendLine(const nlohmann::ordered_json &line) {
-  if (fd_ < 0) return false;
+std::string JournalWriter::LineOf(const nlohmann::ordered_json &line) {
   // Messages carry whatever a backend printed: invalid UTF-8 is replaced, never fatal.
-  const std::string text = line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+bool JournalWriter::AppendText(const std::string &text) {
+  if (fd_ < 0) return false;
   if (!WriteAllToDescriptor(fd_, text)) return false;
   bytes_written_ += text.size();
   return true;
 }
+
+bool JournalWriter::AppendLine(const nlohmann::ordered_json &line) { return AppendText(LineOf(line)); }
 
 bool JournalWriter::AppendResult(const CaseResult &result) {
   return AppendLine(nlohmann::ordered_json{{"result", ToJson(result)}});
@@ -54,6 +59,14 @@ bool JournalWriter::AppendResult(const CaseResult &result) {
 
 bool JournalWriter::AppendFailure(const std::string &failure) {
   return AppendLine(nlohmann::ordered_json{{"failure", failure}});
+}
+
+bool JournalWriter::AppendEnd(const std::vector<CaseResult> &results, const std::vector<std::string> &failures) {
+  std::string text;
+  for (const CaseResult &result : results) text += LineOf(nlohmann::ordered_json{{"result", ToJson(result)}});
+  for (const std::string &failure : failures) text += LineOf(nlohmann::ordered_json{{"failure", failure}});
+  text += LineOf(nlohmann::ordered_json{{"complete", true}});
+  return AppendText(text);
 }
 
 void JournalWriter::Remove() {
@@ -87,6 +100,7 @@ bool ApplyJournal(const std::string &report_path, nlohmann::json *report, Journa
   if (!ReportFromJson(*report, &completed, error)) return false;
   const size_t held = completed.results().size();
   size_t torn = 0;
+  bool ended = false;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     const nlohmann::json entry = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -98,6 +112,11 @@ bool ApplyJournal(const std::string &report_path, nlohmann::json *report, Journa
           completed.Add(std::move(result));
           ++replay->added;
         }
+        continue;
+      }
+      if (entry.is_object() && entry.value("complete", false) == true) {
+        completed.run.complete = true;
+        ended = true;
         continue;
       }
       if (entry.is_object() && entry.contains("failure") && entry["failure"].is_string()) {
@@ -114,8 +133,10 @@ bool ApplyJournal(const std::string &report_path, nlohmann::json *report, Journa
     ++torn;
   }
   *report = nlohmann::json::parse(completed.Serialize());
-  replay->note = report_path + ": the run did not finish; its journal " + path + " adds " +
-                 std::to_string(replay->added) + " case(s) to the " + std::to_string(held) + " the report held";
+  replay->note = report_path + (ended ? ": the run ended before its whole report was written; its journal "
+                                      : ": the run did not finish; its journal ") +
+                 path + " adds " + std::to_string(replay->added) + " case(s) to the " + std::to_string(held) +
+                 " the report held";
   if (torn > 0) replay->note += " (" + std::to_string(torn) + " unreadable line(s) left out)";
   return true;
 }

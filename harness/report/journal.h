@@ -6,12 +6,15 @@
 //   line 1   {"journal": 1, "started": "<run.started>"}: whose journal it is
 //   then     {"result": {…}} a finished case (a later line for the same id amends it), or
 //            {"failure": "…"} a failure outside every case (run.failures)
+//            {"complete": true} the run ended with a verdict for every case, though its whole
+//            report may not have been written (a lost MPI rank: mpirun kills rank 0 soon after)
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "report/case_result.h"
 
@@ -32,12 +35,17 @@ class JournalWriter {
   // Each reaches the kernel before it returns: a killed runner loses none.
   bool AppendResult(const CaseResult &result);
   bool AppendFailure(const std::string &failure);
+  // The run's last verdicts, its failures and its end, in one write: the fastest way to put
+  // a run that is about to be killed on the disk whole.
+  bool AppendEnd(const std::vector<CaseResult> &results, const std::vector<std::string> &failures);
   // The whole report now holds everything the journal did.
   void Remove();
   bool is_open() const { return fd_ >= 0; }
   size_t bytes_written() const { return bytes_written_; }
 
  private:
+  static std::string LineOf(const nlohmann::ordered_json &line);
+  bool AppendText(const std::string &text);
   bool AppendLine(const nlohmann::ordered_json &line);
 
   int fd_ = -1;

@@ -186,7 +186,7 @@ class MpiRankLink : public RankLink {
     for (const auto &[rank, pid] : local_peers_) {
       if (ProcessGone(pid)) {
         return "rank " + std::to_string(rank) + "'s infinicts (pid " + std::to_string(pid) +
-               " on this node) was lost while the cases ran";
+               " on this node) ended while the cases ran";
       }
     }
     return std::nullopt;

@@ -174,6 +174,35 @@ TEST(Journal, CompletesTheReportOfAKilledRunAndSkipsATornLine) {
   EXPECT_NE(replay.note.find("1 unreadable line"), std::string::npos) << replay.note;
 }
 
+// A lost MPI rank: rank 0 puts the verdicts left and the end in its journal in one write, then
+// may be killed while it writes the whole report; the journal alone makes the report complete.
+TEST(Journal, AnEndRecordCompletesTheRunWithEveryVerdict) {
+  const std::string dir = testing_support::ScratchDir("journal_end");
+  const std::string path = dir + "/r.json";
+  Report report;
+  report.run.started = "2026-12-05T10:00:00Z";
+  report.run.suites = {"ccl"};
+  report.run.modes = {"conformance"};
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(path, report.Serialize(), false, &error)) << error;
+  {
+    JournalWriter journal;
+    ASSERT_TRUE(journal.Open(path, report.run.started, &error)) << error;
+    EXPECT_TRUE(journal.AppendResult(Passed("a")));
+    std::vector<CaseResult> left{Passed("b"), Passed("c")};
+    for (CaseResult &result : left) result.status = Status::kCrash;
+    EXPECT_TRUE(journal.AppendEnd(left, {"the MPI job was ended while the cases ran: rank 1 lost"}));
+  }
+  nlohmann::json read = nlohmann::json::parse(Read(path));
+  JournalReplay replay;
+  ASSERT_TRUE(ApplyJournal(path, &read, &replay, &error)) << error;
+  EXPECT_EQ(read["run"]["complete"], true);
+  EXPECT_EQ(read["summary"]["total"], 3);
+  EXPECT_EQ(read["summary"]["crash"], 2);
+  EXPECT_EQ(read["run"]["failures"].size(), 1u);
+  EXPECT_NE(replay.note.find("ended before its whole report"), std::string::npos) << replay.note;
+}
+
 TEST(Journal, AnotherRunsJournalOrAFinishedReportIsLeftAsItIs) {
   const std::string dir = testing_support::ScratchDir("journal_other");
   const std::string path = dir + "/r.json";

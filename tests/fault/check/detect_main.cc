@@ -202,6 +202,16 @@ int main(int argc, char **argv) {
       }
       if (!options.run_failure_has.empty()) {
         Verdict("the complete report names the run failure", check::CheckRunFailure(report, options.run_failure_has));
+        // The cases a lost rank leaves end under one line on the terminal, not one line each.
+        const std::string log = check::ReadFile(run_log);
+        size_t per_case_lines = 0;
+        for (size_t at = log.find("before this case's verdict"); at != std::string::npos;
+             at = log.find("before this case's verdict", at + 1)) {
+          ++per_case_lines;
+        }
+        Verdict("the terminal shows the lost rank in one line",
+                per_case_lines == 0 ? std::vector<std::string>{}
+                                    : std::vector<std::string>{std::to_string(per_case_lines) + " line(s) for single cases"});
       }
       if (!options.blocked.empty()) {
         Verdict("the cases that need what the fault breaks ended blocked",
