@@ -84,15 +84,14 @@ RunDisplay::RunDisplay(int total, bool quiet)
       progress_(!quiet && isatty(STDOUT_FILENO)),
       heartbeat_(!quiet && !isatty(STDOUT_FILENO)),
       started_(Clock::now()),
+      last_result_(started_),
       last_draw_(started_),
       last_heartbeat_(started_) {
   Redraw(true);
 }
 
 void RunDisplay::ExpectDurations(std::map<std::string, double> expected_ms) {
-  expected_ms_ = std::move(expected_ms);
-  expected_total_ms_ = 0;
-  for (const auto &entry : expected_ms_) expected_total_ms_ += entry.second;
+  for (const auto &[id, ms] : expected_ms) eta_.Expect(id, ms);
 }
 
 void RunDisplay::ClearLine() {
@@ -105,12 +104,8 @@ std::string RunDisplay::ProgressText() const {
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
                      std::to_string(failures_) + " failed, " + Clock_mm_ss(elapsed) + " elapsed";
   if (done_ > 0 && done_ < total_) {
-    // What is left, as expected, at the pace this run has kept against the expectation; by
-    // cases done where no duration is expected (a table without these cases).
     double remaining_s = elapsed / done_ * (total_ - done_);
-    if (expected_done_ms_ > 0 && expected_total_ms_ > expected_done_ms_) {
-      remaining_s = (expected_total_ms_ - expected_done_ms_) / 1000.0 * (elapsed * 1000.0 / expected_done_ms_);
-    }
+    if (const std::optional<double> estimate = eta_.RemainingSeconds()) remaining_s = *estimate;
     line += ", ETA " + Clock_mm_ss(remaining_s);
   }
   return line;
@@ -145,9 +140,9 @@ void RunDisplay::Heartbeat(bool force) {
 
 void RunDisplay::OnResult(const report::CaseResult &result) {
   ++done_;
-  if (auto expected = expected_ms_.find(result.id); expected != expected_ms_.end()) {
-    expected_done_ms_ += expected->second;
-  }
+  const Clock::time_point now = Clock::now();
+  eta_.CaseEnded(result.id, std::chrono::duration<double>(now - last_result_).count());
+  last_result_ = now;
   if (report::IsFailure(result.status)) {
     ++failures_;
     ClearLine();

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "cli/eta.h"
 #include "cts/case_list.h"
 #include "report/first_line.h"
 #include "report/report.h"
@@ -18,8 +19,7 @@ namespace infinicts::cli {
 class RunDisplay {
  public:
   RunDisplay(int total, bool quiet);
-  // The expected duration of each case still to run, by id: the ETA is their sum, scaled by
-  // how this run's pace compares with what was expected of the cases done.
+  // The expected duration of each case still to run, by id (cli/eta.h).
   void ExpectDurations(std::map<std::string, double> expected_ms);
   void OnResult(const report::CaseResult &result);
   void OnTick(const cts::ListedCase *running);
@@ -38,11 +38,10 @@ class RunDisplay {
   bool progress_;
   bool heartbeat_;
   bool perf_header_shown_ = false;
-  std::map<std::string, double> expected_ms_;
-  double expected_total_ms_ = 0;
-  double expected_done_ms_ = 0;
+  EtaEstimate eta_;
   std::string running_;
   std::chrono::steady_clock::time_point started_;
+  std::chrono::steady_clock::time_point last_result_;
   std::chrono::steady_clock::time_point last_draw_;
   std::chrono::steady_clock::time_point last_heartbeat_;
   bool drawn_ = false;

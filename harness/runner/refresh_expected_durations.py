@@ -5,8 +5,9 @@ every case of it in every report given.
 
     python3 harness/runner/refresh_expected_durations.py REPORT.json... [--out FILE]
 
-Give it reports of every suite and mode (conformance, accuracy and perf), so that every test
-has a figure; a test the table lacks is balanced by the mean of its subject and mode.
+Tests that no report given holds keep their figure from the table as it was (so a refresh from
+conformance and accuracy runs keeps the perf figures); a test the table lacks is balanced by
+the mean of its subject and mode.
 """
 import argparse
 import json
@@ -42,16 +43,22 @@ def main():
     if not sums:
         sys.exit("refresh_expected_durations.py: the reports hold no finished case")
 
+    kept = {}
+    if os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as file:
+            kept = {test: ms for test, ms in json.load(file).get("tests", {}).items() if test not in sums}
+    figures = {test: round(total / count, 1) for test, (total, count) in sums.items()}
+    figures.update(kept)
     table = {
         "about": "Mean milliseconds per case of each test on the CPU reference, for --shard's balance; "
                  "rewritten by harness/runner/refresh_expected_durations.py from full runs",
         "measured_on": sorted(hosts),
-        "tests": {test: round(total / count, 1) for test, (total, count) in sorted(sums.items())},
+        "tests": dict(sorted(figures.items())),
     }
     with open(args.out, "w", encoding="utf-8") as file:
         json.dump(table, file, indent=1)
         file.write("\n")
-    print(f"{args.out}: {len(table['tests'])} tests")
+    print(f"{args.out}: {len(table['tests'])} tests, {len(kept)} of them kept as they were")
 
 
 if __name__ == "__main__":
