@@ -119,10 +119,26 @@ void MakeReady(const PreparedCall &call, ReadyDescriptor *ready, WorkspaceQuery 
   if (workspace == WorkspaceQuery::kAsked) QueryWorkspace(call, ready->desc.get(), &ready->workspace_bytes);
 }
 
+void RequireHoldableWorkspace(const PreparedCall &call, size_t size) {
+  // No device holds this much; a size past it is an unsigned sum gone negative, and would
+  // wrap the sums made of it (the size plus a margin).
+  constexpr size_t kNoDeviceHolds = size_t{1} << 48;
+  size_t free_bytes = 0, total_bytes = 0;
+  const bool known = cts::rt().infinirtGetMemInfo(cts::device_type(), cts::device_ids().front(), &free_bytes,
+                                                  &total_bytes) == INFINI_STATUS_SUCCESS &&
+                     total_bytes > 0 && total_bytes < kNoDeviceHolds;
+  const size_t limit = known ? total_bytes : kNoDeviceHolds;
+  if (size <= limit) return;
+  OP_FAIL("OP-WS-1: " + call.subject + "'s workspace query answered " + std::to_string(size) + " bytes, more than " +
+          (known ? "the device's whole memory (" + std::to_string(total_bytes) + " bytes)" : std::string("any device holds")) +
+          ": no workspace of that size can be allocated, so it is not a size that suffices");
+}
+
 void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size) {
   *size = 0;
   if (!call.calls.workspace_size) return;
   CTS_ASSERT_OK(call.calls.workspace_size(desc, size));
+  RequireHoldableWorkspace(call, *size);
 }
 
 void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
@@ -228,6 +244,8 @@ void CheckWorkspace(const PreparedCall &call) {
   size_t needed = 0;
   CTS_CHECK_OK(call.calls.workspace_size(desc.get(), &needed));
   cts::RecordMetric("workspace_bytes", static_cast<double>(needed));
+  RequireHoldableWorkspace(call, needed);
+  OP_CHECKPOINT();
 
   DeviceCall on_device(device, call);
   SyncOnExit sync_on_exit(device);
@@ -256,6 +274,8 @@ void CheckWorkspaceRefusals(const PreparedCall &call) {
   size_t needed = 0;
   CTS_ASSERT_OK(call.calls.workspace_size(desc.get(), &needed));
   cts::RecordMetric("workspace_bytes", static_cast<double>(needed));
+  RequireHoldableWorkspace(call, needed);
+  OP_CHECKPOINT();
   if (needed == 0) return;  // nothing to be short of
 
   DeviceCall on_device(device, call);

@@ -45,6 +45,8 @@ void CreateDescriptor(const PreparedCall &call, infiniopHandle_t handle, const T
 
 // The workspace size the descriptor asks for (0 for operators without workspace functions).
 void QueryWorkspace(const PreparedCall &call, OpDescriptor desc, size_t *size);
+// OP-WS-1: a workspace size no device could hold fails the case (and is never allocated).
+void RequireHoldableWorkspace(const PreparedCall &call, size_t size);
 
 // What a compute call needs, made in the order of the interface's pattern: a handle, the
 // tensor descriptors, the operator descriptor and (unless `workspace` is kNotAsked) the

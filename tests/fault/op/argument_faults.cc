@@ -14,6 +14,14 @@ infiniStatus_t GemmWithBetaZero(infiniopGemmDescriptor_t desc, void *workspace, 
   return TargetOp().infiniopGemm(desc, workspace, workspace_size, c, a, b, alpha, 0.0f, stream);
 }
 
+// The workspace size computed as an unsigned difference that went negative (an end offset
+// minus a larger start, say): the query answers 2^64 - 64, which no device holds.
+infiniStatus_t GemmWorkspaceSizeWrapped(infiniopGemmDescriptor_t desc, size_t *size) {
+  const infiniStatus_t status = TargetOp().infiniopGetGemmWorkspaceSize(desc, size);
+  if (status == INFINI_STATUS_SUCCESS && size != nullptr) *size = size_t{0} - 64;
+  return status;
+}
+
 // alpha = 0 taken as "no product to add, nothing to do": C stays as it was, beta unapplied
 // (C = 0·A·B + 1·C, so the target still judges the arguments).
 infiniStatus_t GemmLeavingCWhenAlphaIsZero(infiniopGemmDescriptor_t desc, void *workspace, size_t workspace_size,
@@ -112,6 +120,10 @@ void InstallAddChecksShapesFirst(OpTable &calls) {
 }
 
 void InstallGemmIgnoresBeta(OpTable &calls) { calls.infiniopGemm = &GemmWithBetaZero; }
+
+void InstallGemmWorkspaceSizeWrapped(OpTable &calls) {
+  calls.infiniopGetGemmWorkspaceSize = &GemmWorkspaceSizeWrapped;
+}
 
 void InstallGemmAlphaZeroLeavesC(OpTable &calls) { calls.infiniopGemm = &GemmLeavingCWhenAlphaIsZero; }
 

@@ -5,6 +5,8 @@ namespace infinicts::fault {
 const std::vector<OpFault> &OpFaults() {
   static const std::vector<OpFault> faults = {
       {"gemm_ignores_beta", "Gemm computes as if beta were 0", &InstallGemmIgnoresBeta},
+      {"gemm_workspace_size_wraps", "GetGemmWorkspaceSize answers 2^64 - 64 bytes, an unsigned difference gone negative",
+       &InstallGemmWorkspaceSizeWrapped},
       {"gemm_transposed_as_contiguous", "Gemm reads a column-major A or B as if it were row-major",
        &InstallGemmTransposedAsContiguous},
       {"gemm_f16_accumulates_in_f16", "F16 Gemm rounds every partial sum of its dot products to F16",

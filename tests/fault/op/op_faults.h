@@ -15,6 +15,7 @@ using OpFault = Fault<OpTable>;
 const std::vector<OpFault> &OpFaults();
 
 void InstallGemmIgnoresBeta(OpTable &calls);
+void InstallGemmWorkspaceSizeWrapped(OpTable &calls);
 void InstallGemmTransposedAsContiguous(OpTable &calls);
 void InstallRopeOtherPairing(OpTable &calls);
 void InstallAddIgnoresBroadcast(OpTable &calls);
