@@ -29,6 +29,7 @@ nav#toc { border: 1px solid #d8dde6; border-radius: 4px; padding: 6px 12px; marg
 nav#toc ul { margin: 2px 0; padding-left: 18px; }
 td a, th a { color: inherit; }
 .case-scroll, .scroll { max-height: 75vh; overflow: auto; border: 1px solid #d8dde6; }
+.scroll { max-height: 50vh; }
 .case-scroll table, .scroll table { margin: 0; }
 thead th { position: sticky; top: 0; }
 form.case-filter { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: center; }

@@ -106,7 +106,7 @@ std::string SummarySection(const Json &report, const CaseList &cases) {
   }
   out += "</table>\n";
   if (summary.contains("parts") && !summary["parts"].empty()) {
-    out += "<table class=\"parts\"><tr><th>part</th><th>level</th><th>verdict</th><th>cases</th><th>not passing</th></tr>";
+    out += "<div class=\"scroll\"><table class=\"parts\"><tr><th>part</th><th>level</th><th>verdict</th><th>cases</th><th>not passing</th></tr>";
     for (const Json &part : summary["parts"]) {
       const std::string others = NotPassingText(part["counts"]);
       const std::string verdict = part.value("verdict", "");
@@ -114,7 +114,7 @@ std::string SummarySection(const Json &report, const CaseList &cases) {
              Cell(verdict, verdict == "pass" ? "pass" : verdict == "fail" ? "fail" : "skip") +
              NumberCell(std::to_string(part.value("total", 0))) + Cell(others) + "</tr>";
     }
-    out += "</table>\n";
+    out += "</table></div>\n";
   }
   return out;
 }
@@ -192,7 +192,7 @@ std::string OtherNonPassingSection(const Json &report) {
   const std::vector<CollapsedResults> groups = CollapsedNonPassing(report);
   if (groups.empty()) return "";
   std::string out = "<h2 id=\"not-passed\">Unsupported, skipped and expected-failing cases</h2>\n"
-                    "<table class=\"collapsed\"><tr><th>status</th><th>subject</th><th>cases</th><th>message</th><th>ids</th></tr>";
+                    "<div class=\"scroll\"><table class=\"collapsed\"><tr><th>status</th><th>subject</th><th>cases</th><th>message</th><th>ids</th></tr>";
   for (const CollapsedResults &group : groups) {
     std::string ids;
     for (size_t i = 0; i < group.ids.size() && i < kIdsPerGroup; ++i) ids += "<code>" + Escape(group.ids[i]) + "</code><br>";
@@ -200,7 +200,7 @@ std::string OtherNonPassingSection(const Json &report) {
     out += "<tr>" + Cell(group.status, group.status) + Cell(group.suite + "." + group.subject) +
            NumberCell(std::to_string(group.ids.size())) + "<td>" + Message(group.message) + "</td><td>" + ids + "</td></tr>";
   }
-  return out + "</table>\n";
+  return out + "</table></div>\n";
 }
 
 std::string ChartsSection(const Json &report, const CaseList &cases) {
@@ -238,9 +238,9 @@ std::string SuiteTablesSection(const Json &report, const CaseList &cases) {
       table += NumberCell(FormatMilliseconds(row.duration_ms)) + "</tr>";
     }
     if (table.empty()) continue;
-    out += std::string("<h3 id=\"suite-") + suite + "\">" + suite + "</h3>\n<table class=\"suite\"><tr><th>subject</th><th>mode</th><th>total</th>";
+    out += std::string("<h3 id=\"suite-") + suite + "\">" + suite + "</h3>\n<div class=\"scroll\"><table class=\"suite\"><tr><th>subject</th><th>mode</th><th>total</th>";
     for (const char *status : kStatusOrder) out += std::string("<th>") + status + "</th>";
-    out += "<th>time</th></tr>" + table + "</table>\n";
+    out += "<th>time</th></tr>" + table + "</table></div>\n";
   }
   return out;
 }
