@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "render/number_format.h"
+#include "report/noisy.h"
 
 namespace infinicts::cli {
 namespace {
@@ -31,7 +32,6 @@ std::chrono::duration<double> HeartbeatInterval() {
   }
   return std::chrono::duration<double>(kHeartbeatSeconds);
 }
-constexpr double kNoisyCv = 0.10;  // a spread past this many tenths of the median is flagged
 constexpr size_t kRootCausesShown = 10;
 
 std::string Clock_mm_ss(double seconds) {
@@ -73,7 +73,7 @@ std::string PerfLine(const report::CaseResult &result) {
   const std::string cv_text = cv ? render::FormatNumber(*cv * 100, 2) + "%" : "-";
   char line[512];
   std::snprintf(line, sizeof(line), "%-10s %-23s %6s  %s%s", time.c_str(), rate.c_str(), cv_text.c_str(),
-                result.id.c_str(), cv && *cv > kNoisyCv ? "  NOISY: the times spread too wide to compare" : "");
+                result.id.c_str(), cv && report::IsNoisy(*cv) ? "  NOISY: the times spread too wide to compare" : "");
   return line;
 }
 

@@ -1,11 +1,15 @@
 #include "render/html_report.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "render/case_list.h"
 #include "render/html_page.h"
 #include "render/number_format.h"
 #include "render/report_charts.h"
+#include "render/page_script.h"
 #include "render/report_text.h"
+#include "report/noisy.h"
 
 namespace infinicts::render {
 namespace {
@@ -13,33 +17,21 @@ namespace {
 constexpr size_t kMessageChars = 4000;   // a crash's stderr tail can be long
 constexpr size_t kIdsPerGroup = 5;       // example ids shown for a collapsed group
 
-// After load: measure every chart and count its marks, for `render.chromium` and for
-// anyone checking a page by hand.
-const char *const kCheckScript = R"js(
-window.addEventListener('load', function () {
-  var figures = document.querySelectorAll('figure.chart');
-  var drawn = 0;
-  figures.forEach(function (figure) {
-    var svg = figure.querySelector('svg');
-    var box = svg ? svg.getBBox() : { width: 0, height: 0 };
-    var marks = svg ? svg.querySelectorAll('.mark').length : 0;
-    var ok = box.width > 0 && box.height > 0 && marks > 0;
-    figure.dataset.box = Math.round(box.width) + 'x' + Math.round(box.height);
-    figure.dataset.marks = String(marks);
-    figure.dataset.rendered = ok ? 'yes' : 'no';
-    if (ok) drawn++;
-  });
-  document.body.dataset.chartsRendered = drawn + '/' + figures.length;
-});
-)js";
-
 std::string Escape(const std::string &text) { return HtmlEscape(text); }
 
 std::string Cell(const std::string &text, const std::string &css_class = "") {
   return (css_class.empty() ? "<td>" : "<td class=\"" + css_class + "\">") + Escape(text) + "</td>";
 }
 std::string NumberCell(const std::string &text) { return "<td class=\"num\">" + Escape(text) + "</td>"; }
-std::string OptionalNumber(const std::optional<double> &value) { return value ? FormatNumber(*value) : "–"; }
+std::string OptionalTime(const std::optional<double> &ms) { return ms ? FormatMilliseconds(*ms) : "–"; }
+
+// The spread of a perf case's times, flagged past the terminal's NOISY threshold.
+std::string CvCell(const std::optional<double> &cv) {
+  if (!cv) return NumberCell("–");
+  const std::string percent = FormatNumber(*cv * 100, 2) + "%";
+  if (!report::IsNoisy(*cv)) return NumberCell(percent);
+  return "<td class=\"num noisy\" title=\"the times spread too wide to compare\">" + Escape(percent) + " NOISY</td>";
+}
 
 std::string Message(const std::string &message) {
   if (message.size() <= kMessageChars) return "<pre>" + Escape(message) + "</pre>";
@@ -82,15 +74,16 @@ std::string HeaderSection(const Json &report) {
   return out + "</table>\n";
 }
 
-std::string SummarySection(const Json &report) {
+std::string SummarySection(const Json &report, const CaseList &cases) {
   const Json &summary = report["summary"];
   std::string out = "<h2 id=\"summary\">Summary</h2>\n<table class=\"summary\"><tr><th>total</th>";
   const std::vector<SummaryColumn> columns = SummaryColumns(summary);
   for (const SummaryColumn &column : columns) out += "<th>" + Escape(column.label) + "</th>";
   out += "</tr><tr>" + NumberCell(std::to_string(summary.value("total", 0)));
   for (const SummaryColumn &column : columns) {
+    const std::string count = std::to_string(column.count);
     out += "<td class=\"num" + (column.count > 0 ? " " + column.status : std::string()) + "\">" +
-           std::to_string(column.count) + "</td>";
+           (column.count > 0 ? cases.Link({column.status, "", "", "", ""}, count) : count) + "</td>";
   }
   out += "</tr></table>\n";
 
@@ -113,7 +106,7 @@ std::string SummarySection(const Json &report) {
   }
   out += "</table>\n";
   if (summary.contains("parts") && !summary["parts"].empty()) {
-    out += "<table class=\"parts\"><tr><th>part</th><th>level</th><th>verdict</th><th>cases</th><th>not passing</th></tr>";
+    out += "<div class=\"scroll\"><table class=\"parts\"><tr><th>part</th><th>level</th><th>verdict</th><th>cases</th><th>not passing</th></tr>";
     for (const Json &part : summary["parts"]) {
       const std::string others = NotPassingText(part["counts"]);
       const std::string verdict = part.value("verdict", "");
@@ -121,12 +114,12 @@ std::string SummarySection(const Json &report) {
              Cell(verdict, verdict == "pass" ? "pass" : verdict == "fail" ? "fail" : "skip") +
              NumberCell(std::to_string(part.value("total", 0))) + Cell(others) + "</tr>";
     }
-    out += "</table>\n";
+    out += "</table></div>\n";
   }
   return out;
 }
 
-std::string RootCausesSection(const Json &report) {
+std::string RootCausesSection(const Json &report, const CaseList &cases) {
   const std::vector<report::RootCauseGroup> causes = RootCausesOf(report);
   if (causes.empty()) return "";
   std::string out = "<h2 id=\"root-causes\">Failures by root cause (" + std::to_string(causes.size()) +
@@ -137,7 +130,10 @@ std::string RootCausesSection(const Json &report) {
     std::string sample;
     if (!group.examples.empty()) sample += "<code>" + Escape(group.examples.front()) + "</code>";
     if (!group.rerun.empty()) sample += "<br><code>" + Escape(group.rerun) + "</code>";
-    out += "<tr>" + NumberCell(std::to_string(group.count)) + Cell(status, status) + Cell(group.clause) +
+    // Narrowed to the one subject when the group has one: its cases, not every case of its status.
+    const CaseFilter filter{status, group.subjects.size() == 1 ? group.subjects.front() : "", "", "", group.clause};
+    out += "<tr><td class=\"num\">" + cases.Link(filter, std::to_string(group.count), "show these cases") + "</td>" +
+           Cell(status, status) + Cell(group.clause) +
            Cell(RootCauseWhere(group)) + "<td>" + Message(group.message) + "</td><td>" + sample + "</td></tr>";
   }
   return out + "</table>\n";
@@ -192,25 +188,11 @@ std::string ExpectationsSection(const Json &report) {
   return out + "\n";
 }
 
-std::string FailuresSection(const Json &report) {
-  const std::vector<const Json *> failed = FailedResults(report);
-  std::string out = "<h2 id=\"failures\">Failed, crashed and timed-out cases (" + std::to_string(failed.size()) + ")</h2>\n";
-  if (failed.empty()) return out + "<p>None.</p>\n";
-  out += "<table class=\"failures\"><tr><th>id</th><th>status</th><th>ms</th><th>message</th></tr>";
-  for (const Json *result : failed) {
-    const std::string status = result->value("status", "");
-    out += "<tr><td><code>" + Escape(result->value("id", "")) + "</code></td>" + Cell(status, status) +
-           NumberCell(FormatNumber(result->value("duration_ms", 0.0))) + "<td>" + Message(result->value("message", "")) +
-           "</td></tr>";
-  }
-  return out + "</table>\n";
-}
-
 std::string OtherNonPassingSection(const Json &report) {
   const std::vector<CollapsedResults> groups = CollapsedNonPassing(report);
   if (groups.empty()) return "";
   std::string out = "<h2 id=\"not-passed\">Unsupported, skipped and expected-failing cases</h2>\n"
-                    "<table class=\"collapsed\"><tr><th>status</th><th>subject</th><th>cases</th><th>message</th><th>ids</th></tr>";
+                    "<div class=\"scroll\"><table class=\"collapsed\"><tr><th>status</th><th>subject</th><th>cases</th><th>message</th><th>ids</th></tr>";
   for (const CollapsedResults &group : groups) {
     std::string ids;
     for (size_t i = 0; i < group.ids.size() && i < kIdsPerGroup; ++i) ids += "<code>" + Escape(group.ids[i]) + "</code><br>";
@@ -218,12 +200,13 @@ std::string OtherNonPassingSection(const Json &report) {
     out += "<tr>" + Cell(group.status, group.status) + Cell(group.suite + "." + group.subject) +
            NumberCell(std::to_string(group.ids.size())) + "<td>" + Message(group.message) + "</td><td>" + ids + "</td></tr>";
   }
-  return out + "</table>\n";
+  return out + "</table></div>\n";
 }
 
-std::string ChartsSection(const Json &report) {
-  std::string out = "<h2 id=\"charts\">Charts</h2>\n";
-  for (const Chart &chart : BuildCharts(report)) {
+std::string ChartsSection(const Json &report, const CaseList &cases) {
+  std::string out = "<h2 id=\"charts\">Charts</h2>\n<p class=\"note\">Hover a mark for its case; with scripts on, a click "
+                    "on a legend entry hides or shows its series, and a matrix cell shows its cases.</p>\n";
+  for (const Chart &chart : BuildCharts(report, &cases)) {
     if (chart.svg.empty()) {
       out += "<p class=\"note\" id=\"chart-" + chart.id + "-missing\">Not drawn: <b>" + Escape(chart.title) + "</b> — " +
              Escape(chart.note) + ".</p>\n";
@@ -236,26 +219,28 @@ std::string ChartsSection(const Json &report) {
   return out;
 }
 
-std::string SuiteTablesSection(const Json &report) {
+std::string SuiteTablesSection(const Json &report, const CaseList &cases) {
   const std::vector<SubjectCounts> rows = CountsBySubject(report);
   std::string out = "<h2 id=\"suites\">Results per suite</h2>\n";
   for (const char *suite : {"rt", "op", "ccl"}) {
     std::string table;
     for (const SubjectCounts &row : rows) {
       if (row.suite != suite) continue;
-      table += "<tr>" + Cell(row.subject) + Cell(row.mode) + NumberCell(std::to_string(row.total));
+      table += "<tr>" + Cell(row.subject) + Cell(row.mode) + "<td class=\"num\">" +
+               cases.Link({"", row.suite + "." + row.subject, row.mode, "", ""}, std::to_string(row.total)) + "</td>";
       for (const char *status : kStatusOrder) {
         const auto found = row.counts.find(status);
         const int count = found == row.counts.end() ? 0 : found->second;
+        const CaseFilter filter{status, row.suite + "." + row.subject, row.mode, "", ""};
         table += "<td class=\"num" + std::string(count > 0 && std::string(status) != "pass" ? std::string(" ") + status : "") +
-                 "\">" + (count ? std::to_string(count) : "") + "</td>";
+                 "\">" + (count ? cases.Link(filter, std::to_string(count)) : "") + "</td>";
       }
       table += NumberCell(FormatMilliseconds(row.duration_ms)) + "</tr>";
     }
     if (table.empty()) continue;
-    out += std::string("<h3 id=\"suite-") + suite + "\">" + suite + "</h3>\n<table class=\"suite\"><tr><th>subject</th><th>mode</th><th>total</th>";
+    out += std::string("<h3 id=\"suite-") + suite + "\">" + suite + "</h3>\n<div class=\"scroll\"><table class=\"suite\"><tr><th>subject</th><th>mode</th><th>total</th>";
     for (const char *status : kStatusOrder) out += std::string("<th>") + status + "</th>";
-    out += "<th>time</th></tr>" + table + "</table>\n";
+    out += "<th>time</th></tr>" + table + "</table></div>\n";
   }
   return out;
 }
@@ -269,14 +254,15 @@ std::string PerfSection(const Json &report) {
     const std::string status = result.value("status", "");
     rows += "<tr><td><code>" + Escape(result.value("id", "")) + "</code></td>" + Cell(status, status) +
             NumberCell(throughput ? FormatNumber(throughput->value) + " " + throughput->unit : "–") +
-            NumberCell(OptionalNumber(timing.median_ms)) + NumberCell(OptionalNumber(timing.p10_ms)) +
-            NumberCell(OptionalNumber(timing.p90_ms)) +
-            NumberCell(timing.cv ? FormatNumber(*timing.cv * 100, 2) + "%" : "–") +
+            NumberCell(OptionalTime(timing.median_ms)) + NumberCell(OptionalTime(timing.p10_ms)) +
+            NumberCell(OptionalTime(timing.p90_ms)) + CvCell(timing.cv) +
             NumberCell(timing.samples ? std::to_string(timing.samples) : "–") + "</tr>";
   }
   if (rows.empty()) return "";
-  return "<h2 id=\"perf\">Performance cases</h2>\n<table class=\"perf\"><tr><th>id</th><th>status</th><th>throughput</th>"
-         "<th>median ms</th><th>p10 ms</th><th>p90 ms</th><th>cv</th><th>samples</th></tr>" + rows + "</table>\n";
+  return "<h2 id=\"perf\">Performance cases</h2>\n<p class=\"note\">A cv over " + FormatNumber(report::kNoisyCv * 100) +
+         " % is flagged <span class=\"noisy\">NOISY</span>: its times spread too wide to compare.</p>\n"
+         "<div class=\"scroll\"><table class=\"perf\"><thead><tr><th>id</th><th>status</th><th>throughput</th>"
+         "<th>median</th><th>p10</th><th>p90</th><th>cv</th><th>samples</th></tr></thead>" + rows + "</table></div>\n";
 }
 
 std::string PeaksSection(const Json &report) {
@@ -291,6 +277,12 @@ std::string PeaksSection(const Json &report) {
            Cell(peak.value("source", "")) + "<td><code>" + Escape(origin) + "</code></td></tr>";
   }
   return out + "</table>\n";
+}
+
+// Google Benchmark's time in its time_unit (ns, us, ms, s), in the page's units.
+std::string BenchmarkTime(double value, const std::string &unit) {
+  const double per_ms = unit == "ns" ? 1e6 : unit == "us" ? 1e3 : unit == "s" ? 1e-3 : unit == "ms" ? 1 : 0;
+  return per_ms > 0 ? FormatMilliseconds(value / per_ms) : FormatNumber(value) + " " + unit;
 }
 
 std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
@@ -316,8 +308,7 @@ std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
     for (const BenchmarkRow &row : file.rows) {
       out += "<tr><td><code>" + Escape(row.name) + "</code>" +
              (row.error.empty() ? "" : "<br><span class=\"fail\">" + Escape(row.error) + "</span>") + "</td>" +
-             NumberCell(FormatNumber(row.real_time) + " " + row.time_unit) +
-             NumberCell(FormatNumber(row.cpu_time) + " " + row.time_unit) + NumberCell(FormatNumber(row.iterations, 6));
+             NumberCell(BenchmarkTime(row.real_time, row.time_unit)) + NumberCell(BenchmarkTime(row.cpu_time, row.time_unit)) + NumberCell(FormatNumber(row.iterations, 6));
       for (const std::string &counter : counters) {
         const auto found = row.counters.find(counter);
         out += NumberCell(found == row.counters.end() ? "" : FormatNumber(found->second));
@@ -329,16 +320,57 @@ std::string BenchmarksSection(const std::vector<BenchmarkFile> &files) {
   return out;
 }
 
+// A table of contents from the page's own headings and charts (so each entry names an id that
+// exists): h2 entries, with the h3s and chart figures after each nested under it.
+std::string TableOfContents(const std::string &body) {
+  struct Opening {
+    const char *text;
+    bool nested;
+    const char *text_end;
+  };
+  static const Opening kOpenings[] = {{"<h2 id=\"", false, "</h"},
+                                      {"<h3 id=\"", true, "</h"},
+                                      {"<figure class=\"chart\" id=\"", true, "</figcaption>"}};
+  std::string items;
+  bool nested = false;
+  for (size_t at = body.find('<'); at != std::string::npos; at = body.find('<', at + 1)) {
+    const Opening *opening = nullptr;
+    for (const Opening &candidate : kOpenings) {
+      if (body.compare(at, std::strlen(candidate.text), candidate.text) == 0) opening = &candidate;
+    }
+    if (opening == nullptr) continue;
+    const size_t id_start = at + std::strlen(opening->text);
+    const size_t id_end = body.find('"', id_start);
+    const std::string id = body.substr(id_start, id_end - id_start);
+    std::string text;
+    bool in_tag = false;
+    for (size_t i = body.find('>', id_end) + 1; i < body.size() && body.compare(i, std::strlen(opening->text_end), opening->text_end) != 0; ++i) {
+      if (body[i] == '<') in_tag = true;
+      else if (body[i] == '>') in_tag = false;
+      else if (!in_tag) text += body[i];
+    }
+    if (!items.empty()) {
+      items += opening->nested && !nested ? "<ul>" : !opening->nested && nested ? "</li></ul></li>" : "</li>";
+    }
+    nested = opening->nested;
+    items += "<li><a href=\"#" + id + "\">" + text + "</a>";
+  }
+  if (!items.empty()) items += nested ? "</li></ul></li>" : "</li>";
+  return "<nav id=\"toc\"><b>Contents</b><ul>" + items + "</ul></nav>\n";
+}
+
 }  // namespace
 
 std::string RenderHtmlReport(const Json &report, const std::vector<BenchmarkFile> &benchmarks) {
+  const CaseList cases(report);
   // What to fix first opens the page: the root causes, largest first, then the summary.
-  std::string body = HeaderSection(report) + RootCausesSection(report) + SummarySection(report) +
-                     ExpectationsSection(report) + FailuresSection(report) + OtherNonPassingSection(report) +
-                     ChartsSection(report) + RefusedLayoutsSection(report) +
-                     SuiteTablesSection(report) + PerfSection(report) + PeaksSection(report) +
-                     BenchmarksSection(benchmarks);
-  body += "<script>" + std::string(kCheckScript) + "</script>";
+  const std::string sections = RootCausesSection(report, cases) + SummarySection(report, cases) +
+                               ExpectationsSection(report) + cases.Section() + OtherNonPassingSection(report) +
+                               ChartsSection(report, cases) + RefusedLayoutsSection(report) +
+                               SuiteTablesSection(report, cases) + PerfSection(report) + PeaksSection(report) +
+                               BenchmarksSection(benchmarks);
+  const std::string body = HeaderSection(report) + TableOfContents(sections) + sections + "<script>" +
+                           std::string(kPageScript) + "</script>";
   return HtmlPage("infinicts report: " + report["backend"].value("device_type", "") + " (" +
                       report["run"].value("started", "") + ")",
                   body);

@@ -55,9 +55,11 @@ std::string FormatBytes(double bytes) {
 }
 
 std::string FormatMilliseconds(double ms) {
-  if (std::fabs(ms) >= 1000) return FormatNumber(ms / 1000) + " s";
-  if (std::fabs(ms) < 0.1 && ms != 0) return FormatNumber(ms * 1000) + " µs";
-  return FormatNumber(ms) + " ms";
+  const double magnitude = std::fabs(ms);
+  if (magnitude >= 1000) return FormatNumber(ms / 1000) + " s";
+  if (magnitude >= 1 || ms == 0) return FormatNumber(ms) + " ms";
+  if (magnitude >= 1e-3) return FormatNumber(ms * 1e3) + " µs";
+  return FormatNumber(ms * 1e6) + " ns";
 }
 
 }  // namespace infinicts::render

@@ -12,7 +12,7 @@ std::string FormatNumber(double value, int significant = 3);
 std::string FormatCompact(double value);
 // 512 B, 4 KiB, 1.5 MiB, 2 GiB.
 std::string FormatBytes(double bytes);
-// 0.42 s, 12.3 ms — from milliseconds.
+// 1.2 s, 12.3 ms, 235 µs, 80 ns — from milliseconds, the unit chosen by magnitude.
 std::string FormatMilliseconds(double ms);
 
 }  // namespace infinicts::render

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "render/case_list.h"
 #include "render/html_page.h"
 #include "render/number_format.h"
 #include "render/svg_plot.h"
@@ -52,7 +53,9 @@ Chart SizeSweepChart(const std::string &id, const std::string &title, const std:
 Chart RooflineChart(const Json &report) {
   const std::string title = "Roofline: operator throughput against arithmetic intensity";
   Chart chart{"roofline", title, "", ""};
-  const std::vector<SeriesData> data = RooflinePoints(report);
+  std::vector<SeriesData> data = RooflinePoints(report);
+  // By name, so that an operator is found in the legend where a reader looks for it.
+  std::sort(data.begin(), data.end(), [](const SeriesData &a, const SeriesData &b) { return a.label < b.label; });
   svg::XyChart plot;
   plot.title = title;
   plot.x_title = "arithmetic intensity (FLOP/byte)";
@@ -60,12 +63,17 @@ Chart RooflineChart(const Json &report) {
   plot.x_kind = AxisKind::kLog10;
   plot.y_kind = AxisKind::kLog10;
   plot.series = ToSeries(data, false);
+  plot.hollow_label = "hollow: in a cache, held to the cache roof";
+  plot.flagged_label = "black ring: above every measured roof";
   double x_lo = 0, x_hi = 0;
   bool any = false;
   for (size_t s = 0; s < data.size(); ++s) {
     for (size_t i = 0; i < data[s].points.size(); ++i) {
       const auto &point = data[s].points[i];
       const std::string note = i < data[s].notes.size() ? data[s].notes[i] : "";
+      const std::string held_to = i < data[s].held_to.size() ? data[s].held_to[i] : "";
+      plot.series[s].points[i].hollow = held_to == "cache";
+      plot.series[s].points[i].flagged = held_to == "above";
       plot.series[s].points[i].tip = FormatNumber(point.second) + " GFLOP/s at " + FormatNumber(point.first) +
                                      " FLOP/byte (" + data[s].ids[i] + ")" + (note.empty() ? "" : "; " + note);
       x_lo = any ? std::min(x_lo, point.first) : point.first;
@@ -84,17 +92,29 @@ Chart RooflineChart(const Json &report) {
     double value;
     std::string label;
     bool measured;
+    std::string color;
   };
   std::vector<Peak> bandwidths, computes;
   if (report.contains("roofline")) {
     for (const Json &peak : report["roofline"]["peaks"]) {
       const double value = peak.value("value", 0.0);
       if (!(value > 0)) continue;
-      const std::string source = peak.value("source", "");
-      std::string label = peak.value("name", "") + " " + FormatNumber(value) +
-                          (peak.value("unit", "") == "gflops" ? " GFLOP/s" : " GB/s") + " (" +
-                          (source == "spec_sheet" ? peak.value("part", std::string("spec sheet")) : source) + ")";
-      (peak.value("unit", "") == "gflops" ? computes : bandwidths).push_back({value, label, source == "measured"});
+      const std::string name = peak.value("name", ""), source = peak.value("source", "");
+      const bool compute = peak.value("unit", "") == "gflops";
+      // Named for what a reader looks for: the DRAM roof, the cache roof, a dtype's compute peak.
+      std::string what = name, color = "#4b5563";
+      if (name == "bandwidth") {
+        what = "DRAM roof";
+        color = "#111827";
+      } else if (name == "bandwidth:cache") {
+        what = "cache roof";
+        color = "#0f766e";
+      } else if (name.rfind("compute:", 0) == 0) {
+        what = name.substr(8) + " compute peak";
+      }
+      const std::string label = what + " " + FormatNumber(value) + (compute ? " GFLOP/s" : " GB/s") + " (" +
+                                (source == "spec_sheet" ? peak.value("part", std::string("spec sheet")) : source) + ")";
+      (compute ? computes : bandwidths).push_back({value, label, source == "measured", color});
     }
   }
   double top_bandwidth = 0, top_compute = 0;
@@ -107,16 +127,13 @@ Chart RooflineChart(const Json &report) {
   }
   x_lo /= 2;
   x_hi *= 2;
-  size_t roof = 0;
   for (const Peak &peak : bandwidths) {
     const double end = top_compute > 0 ? top_compute / peak.value : x_hi;
-    plot.references.push_back({peak.label, x_lo, peak.value * x_lo, end, peak.value * end, !peak.measured,
-                               roof++ % 2 ? "#6b7280" : "#111827"});
+    plot.references.push_back({peak.label, x_lo, peak.value * x_lo, end, peak.value * end, !peak.measured, peak.color, true});
   }
   for (const Peak &peak : computes) {
     const double start = top_bandwidth > 0 ? peak.value / top_bandwidth : x_lo;
-    plot.references.push_back({peak.label, start, peak.value, x_hi, peak.value, !peak.measured,
-                               roof++ % 2 ? "#6b7280" : "#111827"});
+    plot.references.push_back({peak.label, start, peak.value, x_hi, peak.value, !peak.measured, peak.color, true});
   }
   chart.svg = svg::RenderXyChart(plot);
   if (bandwidths.empty() && computes.empty()) {
@@ -158,7 +175,7 @@ std::vector<Chart> ThroughputCharts(const Json &report) {
   return charts;
 }
 
-Chart StatusMatrixChart(const Json &report) {
+Chart StatusMatrixChart(const Json &report, const CaseList *cases) {
   const std::string title = "Operator × dtype: worst status of the conformance and accuracy cases";
   Chart chart{"status-matrix", title, "", ""};
   const StatusMatrix matrix = OpStatusMatrix(report);
@@ -181,7 +198,13 @@ Chart StatusMatrixChart(const Json &report) {
     out += svg::SvgText(kLabelWidth - 8, top + 16, matrix.ops[row], "text-anchor=\"end\"");
     for (size_t column = 0; column < matrix.dtypes.size(); ++column) {
       const auto found = matrix.cells.find({matrix.ops[row], matrix.dtypes[column]});
-      if (found == matrix.cells.end()) continue;
+      const double left = kLabelWidth + kCellWidth * column;
+      if (found == matrix.cells.end()) {
+        // No case of this dtype: a dash, never a count that reads as support.
+        out += "<g><title>" + HtmlEscape(matrix.ops[row] + " " + matrix.dtypes[column] + ": no case") + "</title>" +
+               svg::SvgText(left + kCellWidth / 2, top + 16, "—", "text-anchor=\"middle\" class=\"no-case\"") + "</g>";
+        continue;
+      }
       const StatusCell &cell = found->second;
       std::string breakdown;
       for (const char *status : kStatusOrder) {
@@ -191,12 +214,14 @@ Chart StatusMatrixChart(const Json &report) {
         breakdown += (breakdown.empty() ? "" : ", ") + std::to_string(count->second) + " " +
                      (all_refused ? std::string("refused, as the spec allows") : std::string(status));
       }
-      const double left = kLabelWidth + kCellWidth * column;
       const int passed = cell.counts.count("pass") ? cell.counts.at("pass") : 0;
       // A dtype the spec leaves optional and the backend refused is no failing cell: its own
       // colour and "refused", apart from the cells the backend supports.
       const bool refused = cell.AllRefusedOptional();
       const std::string shown = refused ? "refused_optional" : cell.worst;
+      const CaseFilter filter{"", "op." + matrix.ops[row], "conformance,accuracy", matrix.dtypes[column], ""};
+      const std::string anchor = cases ? cases->FirstAnchor(filter) : "";
+      if (!anchor.empty()) out += "<a href=\"#" + anchor + "\" data-filter=\"" + HtmlEscape(filter.Fragment()) + "\">";
       out += "<rect class=\"mark\" x=\"" + svg::SvgNumber(left + 1) + "\" y=\"" + svg::SvgNumber(top + 1) +
              "\" width=\"" + svg::SvgNumber(kCellWidth - 2) + "\" height=\"" + svg::SvgNumber(kCellHeight - 2) +
              "\" fill=\"" + StatusColor(shown) + "\" data-status=\"" + shown + "\"><title>" +
@@ -204,12 +229,13 @@ Chart StatusMatrixChart(const Json &report) {
       out += svg::SvgText(left + kCellWidth / 2, top + 16,
                           refused ? std::string("refused") : std::to_string(passed) + "/" + std::to_string(cell.total),
                           "text-anchor=\"middle\"");
+      if (!anchor.empty()) out += "</a>";
     }
   }
   // Legend: the colours, best to worst, on one line under the grid.
   double x = 4;
-  out += svg::SvgText(x, grid_bottom + 26, "cells: passed/total, coloured by the worst status:");
-  x += 290;
+  out += svg::SvgText(x, grid_bottom + 26, "cells: passed/total, coloured by the worst status (— no case):");
+  x += 370;
   for (const char *status :
        {"pass", "refused_optional", "skip", "unsupported", "xfail", "blocked", "fail", "timeout", "crash"}) {
     const std::string label = std::string(status) == "refused_optional" ? "refused (optional)" : status;
@@ -236,9 +262,9 @@ const char *StatusColor(const std::string &status) {
   return "#cfd3d8";  // skip
 }
 
-std::vector<Chart> BuildCharts(const Json &report) {
+std::vector<Chart> BuildCharts(const Json &report, const CaseList *cases) {
   std::vector<Chart> charts;
-  charts.push_back(StatusMatrixChart(report));
+  charts.push_back(StatusMatrixChart(report, cases));
   charts.push_back(SizeSweepChart("memcpy-bandwidth", "Memory copy bandwidth against size (InfiniRT)",
                                   MemcpyBandwidthSeries(report), "GB/s",
                                   "no rt.memory perf case with params.bytes and gbytes_per_s (run with --mode perf)"));

@@ -15,9 +15,12 @@ struct Chart {
   std::string note;
 };
 
+class CaseList;
+
 // Every chart of the report, in page order; a chart without data has an empty svg.
-// op-bandwidth (operators without arithmetic) appears only when such cases exist.
-std::vector<Chart> BuildCharts(const Json &report);
+// op-bandwidth (operators without arithmetic) appears only when such cases exist. With
+// `cases`, each status matrix cell links to the first case it counts, with its filter.
+std::vector<Chart> BuildCharts(const Json &report, const CaseList *cases = nullptr);
 
 // The fill colour of a status in the matrix.
 const char *StatusColor(const std::string &status);

@@ -211,11 +211,18 @@ std::vector<SeriesData> RooflinePoints(const Json &report) {
     points.points.emplace_back(*intensity, *gflops);
     points.ids.push_back(result.value("id", ""));
     // The roof it was held to (report/roofline.h): a cache's, or none that holds it.
-    std::string note;
-    if (NumberAt(result["metrics"], "above_roof")) note = "above every measured roof: a roof or this figure is wrong";
-    else if (NumberAt(result["metrics"], "roof_level_cache")) note = "ran in a cache: held to the cache's roof";
+    std::string note, held_to;
+    if (NumberAt(result["metrics"], "above_roof")) {
+      note = "above every measured roof: a roof or this figure is wrong";
+      held_to = "above";
+    } else if (NumberAt(result["metrics"], "roof_level_cache")) {
+      note = "ran in a cache: held to the cache's roof";
+      held_to = "cache";
+    }
     points.notes.resize(points.ids.size() - 1);
     points.notes.push_back(note);
+    points.held_to.resize(points.ids.size() - 1);
+    points.held_to.push_back(held_to);
   }
   return series;
 }
@@ -248,14 +255,21 @@ std::vector<OpThroughput> OpThroughputs(const Json &report) {
   return rows;
 }
 
+std::string MatrixDtype(const Json &result) {
+  const Json params = result.value("params", Json::object());
+  const std::string dtype = ParamText(params, "dtype");
+  if (dtype.empty()) return "any";
+  if (params.is_object() && params.contains("allowed_by_spec") && params["allowed_by_spec"] == false) return "any";
+  return dtype;
+}
+
 StatusMatrix OpStatusMatrix(const Json &report) {
   StatusMatrix matrix;
   for (const Json &result : report["results"]) {
     const std::string mode = result.value("mode", "");
     if (result.value("suite", "") != "op" || (mode != "conformance" && mode != "accuracy")) continue;
     const std::string op = result.value("subject", "");
-    std::string dtype = ParamText(result["params"], "dtype");
-    if (dtype.empty()) dtype = "any";
+    const std::string dtype = MatrixDtype(result);
     const std::string status = result.value("status", "");
     StatusCell &cell = matrix.cells[{op, dtype}];
     ++cell.counts[status];

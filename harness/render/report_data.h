@@ -66,6 +66,9 @@ struct SeriesData {
   std::vector<std::pair<double, double>> points;
   std::vector<std::string> ids;
   std::vector<std::string> notes;  // per point, may be empty: what its tip adds (RooflinePoints)
+  // Per point (RooflinePoints), may be empty: the roof it was held to, "" (memory), "cache"
+  // (it ran in a cache) or "above" (above every measured roof).
+  std::vector<std::string> held_to;
 };
 
 // rt.memory.perf bandwidth: gbytes_per_s against bytes, one series per kind/host memory.
@@ -86,8 +89,13 @@ struct OpThroughput {
 };
 std::vector<OpThroughput> OpThroughputs(const Json &report);
 
+// The dtype a result counts under in the operator × dtype matrix and in the HTML case filter:
+// params.dtype, "any" without one, and "any" for a probe of a dtype the operator does not
+// admit (params.allowed_by_spec false): such a case tests the refusal, not the dtype.
+std::string MatrixDtype(const Json &result);
+
 // Status counts of the op suite's conformance and accuracy cases per operator × dtype
-// (dtype "any" for cases without params.dtype).
+// (MatrixDtype).
 struct StatusCell {
   std::map<std::string, int> counts;  // status → count
   int total = 0;

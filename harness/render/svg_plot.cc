@@ -10,21 +10,59 @@
 namespace infinicts::render::svg {
 namespace {
 
-constexpr double kLeft = 72, kTop = 14, kBottom = 50, kLegendWidth = 280, kLegendRow = 16;
-constexpr size_t kLegendMax = 24;
-constexpr size_t kLegendChars = 36;  // what fits in kLegendWidth at 11px
+constexpr double kLeft = 72, kTop = 14, kBottom = 50, kLegendWidth = 300, kLegendRow = 16;
+constexpr size_t kLegendChars = 44;  // what fits in kLegendWidth at 11px
 
 struct LegendEntry {
   std::string label;
-  std::string color;
-  bool dashed = false;
-  bool dot = false;  // a dot swatch (scatter) instead of a line
+  SeriesStyle style;
+  bool line = false;    // a line swatch (connected series, reference line)
+  bool marker = false;  // a marker swatch (every series' points)
+  bool hollow = false, flagged = false;
+  std::string toggles;  // the data-series it hides and shows, empty: none
 };
 
 std::string Attr(const char *name, double value) { return std::string(" ") + name + "=\"" + SvgNumber(value) + "\""; }
 
 std::string Line(double x0, double y0, double x1, double y1, const std::string &attributes) {
   return "<line" + Attr("x1", x0) + Attr("y1", y0) + Attr("x2", x1) + Attr("y2", y1) + " " + attributes + "/>";
+}
+
+// A point's mark centred on (cx, cy), radius about r, with `attributes` and `content` (a
+// <title>, or nothing).
+std::string Marker(MarkerShape shape, double cx, double cy, double r, const std::string &attributes,
+                   const std::string &content = "") {
+  std::string tag, geometry;
+  auto at = [](double px, double py) { return SvgNumber(px) + " " + SvgNumber(py); };
+  switch (shape) {
+    case MarkerShape::kSquare:
+      tag = "rect";
+      geometry = Attr("x", cx - r * 0.9) + Attr("y", cy - r * 0.9) + Attr("width", r * 1.8) + Attr("height", r * 1.8);
+      break;
+    case MarkerShape::kTriangle:
+      tag = "path";
+      geometry = " d=\"M" + at(cx, cy - r * 1.2) + "L" + at(cx + r * 1.1, cy + r * 0.8) + "L" + at(cx - r * 1.1, cy + r * 0.8) + "Z\"";
+      break;
+    case MarkerShape::kDiamond:
+      tag = "path";
+      geometry = " d=\"M" + at(cx, cy - r * 1.3) + "L" + at(cx + r * 1.1, cy) + "L" + at(cx, cy + r * 1.3) + "L" +
+                 at(cx - r * 1.1, cy) + "Z\"";
+      break;
+    case MarkerShape::kCircle:
+      tag = "circle";
+      geometry = Attr("cx", cx) + Attr("cy", cy) + Attr("r", r);
+      break;
+  }
+  const std::string open = "<" + tag + (attributes.rfind("class=", 0) == 0 ? " " + attributes + geometry : geometry + " " + attributes);
+  return content.empty() ? open + "/>" : open + ">" + content + "</" + tag + ">";
+}
+
+// The fill and stroke of a point's mark: filled, hollow (white inside) or ringed in black.
+std::string MarkerPaint(const std::string &color, bool hollow, bool flagged, bool translucent) {
+  std::string paint = hollow ? "fill=\"#fff\" stroke=\"" + color + "\" stroke-width=\"1.6\""
+                             : "fill=\"" + color + "\"" + (translucent ? " fill-opacity=\"0.8\"" : "");
+  if (flagged) paint += " stroke=\"#000\" stroke-width=\"2\"";
+  return paint;
 }
 
 std::string DefaultTip(const XyChart &chart, const Point &point) {
@@ -64,30 +102,30 @@ std::string Axes(const Scale &x, const Scale &y, double left, double top, double
 std::string Legend(const std::vector<LegendEntry> &entries, double left, double top) {
   if (entries.empty()) return "";
   std::string out = "<g class=\"legend\">";
-  const size_t shown = std::min(entries.size(), kLegendMax);
-  for (size_t i = 0; i < shown; ++i) {
+  for (size_t i = 0; i < entries.size(); ++i) {
     const LegendEntry &entry = entries[i];
     const double y = top + kLegendRow * i + 8;
-    if (entry.dot) {
-      out += "<circle" + Attr("cx", left + 9) + Attr("cy", y) + " r=\"4\" fill=\"" + entry.color + "\"/>";
-    } else {
+    out += entry.toggles.empty() ? "<g>" : "<g data-toggles=\"" + entry.toggles + "\">";
+    if (entry.line) {
       out += Line(left, y, left + 18, y,
-                  "stroke=\"" + entry.color + "\" stroke-width=\"2\"" + (entry.dashed ? " stroke-dasharray=\"5 3\"" : ""));
+                  "stroke=\"" + entry.style.color + "\" stroke-width=\"2\"" +
+                      (entry.style.dash.empty() ? "" : " stroke-dasharray=\"" + entry.style.dash + "\""));
+    }
+    if (entry.marker) {
+      out += Marker(entry.style.marker, left + 9, y, 4, MarkerPaint(entry.style.color, entry.hollow, entry.flagged, false));
     }
     if (entry.label.size() <= kLegendChars) {
       out += SvgText(left + 24, y + 4, entry.label);
     } else {
-      out += "<g><title>" + HtmlEscape(entry.label) + "</title>" +
-             SvgText(left + 24, y + 4, entry.label.substr(0, kLegendChars - 1) + "…") + "</g>";
+      out += "<title>" + HtmlEscape(entry.label) + "</title>" +
+             SvgText(left + 24, y + 4, entry.label.substr(0, kLegendChars - 1) + "…");
     }
-  }
-  if (entries.size() > shown) {
-    out += SvgText(left + 24, top + kLegendRow * shown + 12, "+" + std::to_string(entries.size() - shown) + " more");
+    out += "</g>";
   }
   return out + "</g>";
 }
 
-double LegendHeight(size_t entries) { return kLegendRow * (std::min(entries, kLegendMax) + 1) + kTop; }
+double LegendHeight(size_t entries) { return kLegendRow * (entries + 1) + kTop; }
 
 void Extend(double value, bool positive_only, double *min, double *max, bool *any) {
   if (!std::isfinite(value) || (positive_only && !(value > 0))) return;
@@ -98,10 +136,21 @@ void Extend(double value, bool positive_only, double *min, double *max, bool *an
 
 }  // namespace
 
+constexpr size_t kPaletteSize = 12;
+
 const char *SeriesColor(size_t index) {
-  static const char *const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-                                         "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#ad494a"};
-  return kPalette[index % (sizeof kPalette / sizeof kPalette[0])];
+  static const char *const kPalette[kPaletteSize] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                                                     "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#ad494a"};
+  return kPalette[index % kPaletteSize];
+}
+
+SeriesStyle SeriesStyleOf(size_t index) {
+  static const MarkerShape kMarkers[] = {MarkerShape::kCircle, MarkerShape::kSquare, MarkerShape::kTriangle,
+                                         MarkerShape::kDiamond};
+  static const char *const kDashes[] = {"", "7 3", "2 2"};
+  constexpr size_t kMarkerCount = std::size(kMarkers);
+  return {SeriesColor(index), kMarkers[index / kPaletteSize % kMarkerCount],
+          kDashes[index / (kPaletteSize * kMarkerCount) % std::size(kDashes)]};
 }
 
 std::string SvgNumber(double value) {
@@ -146,12 +195,27 @@ std::string RenderXyChart(const XyChart &chart) {
     Extend(line.y1, y_log, &y_min, &y_max, &y_any);
   }
 
+  std::vector<SeriesStyle> styles;
   std::vector<LegendEntry> legend;
+  bool any_hollow = false, any_flagged = false;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series &series = chart.series[i];
-    legend.push_back({series.label, series.color.empty() ? SeriesColor(i) : series.color, false, !series.connect});
+    styles.push_back(SeriesStyleOf(i));
+    if (!series.color.empty()) styles.back().color = series.color;
+    legend.push_back({series.label, styles.back(), series.connect, true, false, false, std::to_string(i)});
+    for (const Point &point : series.points) {
+      any_hollow = any_hollow || point.hollow;
+      any_flagged = any_flagged || point.flagged;
+    }
   }
-  for (const ReferenceLine &line : chart.references) legend.push_back({line.label, line.color, line.dashed, false});
+  const SeriesStyle neutral{"#6b7280", MarkerShape::kCircle, ""};
+  if (any_hollow && !chart.hollow_label.empty()) legend.push_back({chart.hollow_label, neutral, false, true, true, false, ""});
+  if (any_flagged && !chart.flagged_label.empty()) {
+    legend.push_back({chart.flagged_label, neutral, false, true, false, true, ""});
+  }
+  for (const ReferenceLine &line : chart.references) {
+    legend.push_back({line.label, {line.color, MarkerShape::kCircle, line.dashed ? "6 4" : ""}, true, false, false, false, ""});
+  }
 
   const double height = std::max<double>(chart.height, LegendHeight(legend.size()));
   const double right = chart.width - kLegendWidth - 10;
@@ -165,31 +229,43 @@ std::string RenderXyChart(const XyChart &chart) {
   out += Axes(x, y, kLeft, kTop, right, bottom, chart.x_title, chart.y_title);
   for (const ReferenceLine &line : chart.references) {
     if (!x.Drawable(line.x0) || !x.Drawable(line.x1) || !y.Drawable(line.y0) || !y.Drawable(line.y1)) continue;
-    out += Line(x(line.x0), y(line.y0), x(line.x1), y(line.y1),
+    const double px0 = x(line.x0), py0 = y(line.y0), px1 = x(line.x1), py1 = y(line.y1);
+    out += Line(px0, py0, px1, py1,
                 "class=\"reference\" stroke=\"" + line.color + "\" stroke-width=\"1.5\"" +
                     (line.dashed ? " stroke-dasharray=\"6 4\"" : ""));
+    if (!line.labelled) continue;
+    // Just above the line: a slope from a little past its start, a flat line (a compute peak)
+    // at its right end, clear of the slopes that meet it on the left.
+    const double degrees = std::atan2(py1 - py0, px1 - px0) * 180 / M_PI;
+    const bool flat = std::fabs(degrees) < 1;
+    const double lx = flat ? px1 - 4 : px0 + (px1 - px0) * 0.04, ly = (flat ? py1 : py0 + (py1 - py0) * 0.04) - 4;
+    char rotate[128];
+    std::snprintf(rotate, sizeof rotate, "class=\"roof-label\"%s transform=\"rotate(%s %s %s)\"",
+                  flat ? " text-anchor=\"end\"" : "", SvgNumber(degrees).c_str(), SvgNumber(lx).c_str(), SvgNumber(ly).c_str());
+    out += SvgText(lx, ly, line.label, rotate);
   }
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series &series = chart.series[i];
-    const std::string color = series.color.empty() ? SeriesColor(i) : series.color;
+    const SeriesStyle &style = styles[i];
     std::vector<Point> points;
     for (const Point &point : series.points) {
       if (x.Drawable(point.x) && y.Drawable(point.y)) points.push_back(point);
     }
     if (points.empty()) continue;
-    out += "<g class=\"series\">";
+    out += "<g class=\"series\" data-series=\"" + std::to_string(i) + "\">";
     if (series.connect && points.size() > 1) {
       std::stable_sort(points.begin(), points.end(), [](const Point &a, const Point &b) { return a.x < b.x; });
       std::string path;
       for (const Point &point : points) path += SvgNumber(x(point.x)) + "," + SvgNumber(y(point.y)) + " ";
       path.pop_back();
-      out += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.8\" points=\"" + path + "\"/>";
+      out += "<polyline fill=\"none\" stroke=\"" + style.color + "\" stroke-width=\"1.8\"" +
+             (style.dash.empty() ? "" : " stroke-dasharray=\"" + style.dash + "\"") + " points=\"" + path + "\"/>";
     }
     for (const Point &point : points) {
-      out += "<circle class=\"mark\"" + Attr("cx", x(point.x)) + Attr("cy", y(point.y)) + " r=\"" +
-             (series.connect ? "2.6" : "4") + "\" fill=\"" + color + "\"" + (series.connect ? "" : " fill-opacity=\"0.8\"") +
-             "><title>" + HtmlEscape(series.label + ": " + (point.tip.empty() ? DefaultTip(chart, point) : point.tip)) +
-             "</title></circle>";
+      out += Marker(style.marker, x(point.x), y(point.y), series.connect ? 2.8 : 4,
+                    "class=\"mark\" " + MarkerPaint(style.color, point.hollow, point.flagged, !series.connect),
+                    "<title>" + HtmlEscape(series.label + ": " + (point.tip.empty() ? DefaultTip(chart, point) : point.tip)) +
+                        "</title>");
     }
     out += "</g>";
   }
@@ -243,7 +319,7 @@ std::string RenderBarChart(const BarChart &chart) {
   }
   if (has_legend) {
     std::vector<LegendEntry> legend;
-    for (size_t i = 0; i < groups.size(); ++i) legend.push_back({groups[i], SeriesColor(i), false, true});
+    for (size_t i = 0; i < groups.size(); ++i) legend.push_back({groups[i], SeriesStyleOf(i), false, true});
     out += Legend(legend, chart.width - 116, kTop);
   }
   return out + "</svg>";

@@ -1,6 +1,9 @@
 # render.chromium: renders the fixture's HTML report in headless Chromium and checks
 # that the page's script saw every chart drawn (non-zero box, marks counted), that the
-# expected charts are there, and that a screenshot is a real picture.
+# expected charts are there, that the table of contents and the matrix cells link to
+# ids the page has, that the case filter in the URL fragment (#status=fail, a matrix
+# cell's own filter) leaves only the matching case rows shown, and that a screenshot is
+# a real picture.
 # Inputs: -DCLI=infinicts -DFIXTURE=report.json [-DBENCHMARK=gb.json] -DWORK=dir -DCHARTS=id,id,…
 cmake_minimum_required(VERSION 3.16)
 
@@ -25,11 +28,72 @@ endif()
 # A private profile per run: parallel runs must not share Chromium's profile lock.
 set(flags --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
           --user-data-dir=${WORK}/profile --virtual-time-budget=10000)
-execute_process(COMMAND ${CHROMIUM} ${flags} --dump-dom file://${html}
-                OUTPUT_VARIABLE dom ERROR_VARIABLE chromium_log RESULT_VARIABLE dumped TIMEOUT 120)
-if(NOT dumped EQUAL 0)
-  message(FATAL_ERROR "chromium --dump-dom failed (${dumped}): ${chromium_log}")
-endif()
+# The DOM after the page's script ran on `url`, into `out`.
+function(dump_dom url out)
+  execute_process(COMMAND ${CHROMIUM} ${flags} --dump-dom ${url}
+                  OUTPUT_VARIABLE dom ERROR_VARIABLE chromium_log RESULT_VARIABLE dumped TIMEOUT 120)
+  if(NOT dumped EQUAL 0)
+    message(FATAL_ERROR "chromium --dump-dom ${url} failed (${dumped}): ${chromium_log}")
+  endif()
+  set(${out} "${dom}" PARENT_SCOPE)
+endfunction()
+
+# Every href="#x" in `fragment` names an id the page has; at least `minimum` of them.
+function(check_links what fragment dom minimum)
+  string(REGEX MATCHALL "href=\"#[^\"]+\"" links "${fragment}")
+  list(LENGTH links count)
+  if(count LESS minimum)
+    message(FATAL_ERROR "${what}: ${count} links, want at least ${minimum}")
+  endif()
+  foreach(link ${links})
+    string(REGEX REPLACE "href=\"#([^\"]+)\"" "\\1" target "${link}")
+    string(FIND "${dom}" "id=\"${target}\"" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${what}: #${target} leads nowhere")
+    endif()
+  endforeach()
+  message(STATUS "${what}: ${count} links, each to an id the page has")
+endfunction()
+
+# With the filter `filter` in the URL fragment: body[data-case-filter] says it, and the case
+# rows shown are exactly those whose opening tag, id, status and clauses cells match `keep` (a
+# regex), at least one.
+function(check_filter filter keep)
+  dump_dom("file://${html}#${filter}" dom)
+  string(REGEX MATCH "data-case-filter=\"([^\"]*)\"" applied "${dom}")
+  string(REPLACE "&amp;" "&" applied_filter "${CMAKE_MATCH_1}")
+  string(REPLACE "%2C" "," applied_filter "${applied_filter}")
+  if(NOT applied OR NOT applied_filter STREQUAL filter)
+    message(FATAL_ERROR "#${filter}: the page applied '${applied_filter}'")
+  endif()
+  # A row's opening tag and its first cells: id, status, clauses (no ';' in them, a list is safe).
+  string(REGEX MATCHALL "<tr id=\"case-[0-9]+\"[^>]*><td><code>[^<]*</code></td><td[^>]*>[a-z]*</td><td class=\"clauses\">[^<]*</td>"
+         rows "${dom}")
+  list(LENGTH rows total)
+  if(NOT total EQUAL row_count)
+    message(FATAL_ERROR "#${filter}: ${total} case rows read, the page has ${row_count}")
+  endif()
+  set(shown 0)
+  foreach(row ${rows})
+    string(FIND "${row}" " hidden" hidden_at)
+    string(REGEX MATCH "${keep}" kept "${row}")
+    if(kept AND NOT hidden_at EQUAL -1)
+      message(FATAL_ERROR "#${filter}: a matching row is hidden: ${row}")
+    elseif(NOT kept AND hidden_at EQUAL -1)
+      message(FATAL_ERROR "#${filter}: a row it does not match is shown: ${row}")
+    endif()
+    if(kept)
+      math(EXPR shown "${shown} + 1")
+    endif()
+  endforeach()
+  string(REGEX MATCH "data-cases-shown=\"([0-9]+)\"" counted "${dom}")
+  if(shown EQUAL 0 OR NOT CMAKE_MATCH_1 EQUAL shown)
+    message(FATAL_ERROR "#${filter}: ${shown} of ${total} rows shown, the page counted '${CMAKE_MATCH_1}'")
+  endif()
+  message(STATUS "#${filter}: ${shown} of ${total} case rows shown, every other hidden")
+endfunction()
+
+dump_dom("file://${html}" dom)
 
 string(REGEX MATCH "data-charts-rendered=\"([0-9]+)/([0-9]+)\"" rendered_attribute "${dom}")
 if(NOT rendered_attribute)
@@ -49,6 +113,33 @@ foreach(chart ${charts})
   string(REGEX MATCH "id=\"chart-${chart}\"[^>]*data-marks=\"([0-9]+)\"" marks "${dom}")
   message(STATUS "chart ${chart}: ${CMAKE_MATCH_1} marks")
 endforeach()
+
+# Navigation: the table of contents and every matrix cell lead to ids the page has.
+string(REGEX MATCH "<nav id=\"toc\">.*</nav>" toc "${dom}")
+check_links("table of contents" "${toc}" "${dom}" 8)
+string(REGEX MATCH "id=\"chart-status-matrix\".*</figure>" matrix_and_after "${dom}")
+string(FIND "${matrix_and_after}" "</figure>" matrix_end)
+string(SUBSTRING "${matrix_and_after}" 0 ${matrix_end} matrix)
+check_links("status matrix cells" "${matrix}" "${dom}" 6)
+# Without a fragment every case is shown.
+string(REGEX MATCH "data-cases-shown=\"([0-9]+)\"" all_shown "${dom}")
+set(shown_count "${CMAKE_MATCH_1}")
+string(REGEX MATCHALL "<tr id=\"case-[0-9]+\"" all_rows "${dom}")
+list(LENGTH all_rows row_count)
+if(NOT all_shown OR NOT shown_count EQUAL row_count OR row_count LESS 100)
+  message(FATAL_ERROR "without a filter ${shown_count} of ${row_count} case rows are shown")
+endif()
+
+# The filter: from the address, as a reader's link or bookmark gives it, and a matrix cell's own.
+check_filter("status=fail" "data-status=\"fail\"")
+check_filter("status=failing&subject=rt.stream" "data-status=\"(crash|timeout|fail|blocked)\" data-subject=\"rt.stream\"")
+check_filter("clause=RT-MEM-4" "<td class=\"clauses\">([^<]* )?RT-MEM-4( [^<]*)?</td>")
+string(REGEX MATCH "data-filter=\"(subject=op.gemm&amp;mode=conformance,accuracy&amp;dtype=bf16)\"" cell "${matrix}")
+if(NOT cell)
+  message(FATAL_ERROR "no gemm bf16 cell with its filter in the status matrix")
+endif()
+string(REPLACE "&amp;" "&" cell_filter "${CMAKE_MATCH_1}")
+check_filter("${cell_filter}" "data-subject=\"op.gemm\" data-mode=\"(conformance|accuracy)\" data-dtype=\"bf16\"")
 
 set(png ${WORK}/report.png)
 execute_process(COMMAND ${CHROMIUM} ${flags} --window-size=1280,3600 --screenshot=${png} file://${html}

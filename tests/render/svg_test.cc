@@ -1,6 +1,8 @@
 // The SVG helpers: scales, nice domains, ticks, number labels and the chart builders.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <cmath>
 
 #include "render/number_format.h"
@@ -107,6 +109,12 @@ TEST(NumberFormat, ReadableNumbers) {
   EXPECT_EQ(FormatBytes(256.0 * 1024 * 1024), "256 MiB");
   EXPECT_EQ(FormatBytes(100), "100 B");
   EXPECT_EQ(FormatMilliseconds(2500), "2.5 s");
+  // The unit follows the magnitude: never "2.35e-04 ms".
+  EXPECT_EQ(FormatMilliseconds(12.3), "12.3 ms");
+  EXPECT_EQ(FormatMilliseconds(0.5), "500 µs");
+  EXPECT_EQ(FormatMilliseconds(2.35e-4), "235 ns");
+  EXPECT_EQ(FormatMilliseconds(0.0123), "12.3 µs");
+  EXPECT_EQ(FormatMilliseconds(0), "0 ms");
 }
 
 TEST(SvgPlot, XyChartDrawsOneMarkPerPointAndALegend) {
@@ -128,6 +136,39 @@ TEST(SvgPlot, XyChartDrawsOneMarkPerPointAndALegend) {
   EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
   EXPECT_NE(svg.find(">1 KiB</text>"), std::string::npos);
   EXPECT_NE(svg.find(">16 KiB</text>"), std::string::npos);
+}
+
+// A chart of many series (the ccl chart's 14 lines, the roofline's 40 operators): every series
+// in the legend, each drawn in a style of its own, and each legend entry toggles its series.
+TEST(SvgPlot, ManySeriesAllInTheLegendEachInItsOwnStyle) {
+  std::set<std::string> styles;
+  for (size_t i = 0; i < 144; ++i) {
+    const SeriesStyle style = SeriesStyleOf(i);
+    styles.insert(style.color + "/" + std::to_string(static_cast<int>(style.marker)) + "/" + style.dash);
+  }
+  EXPECT_EQ(styles.size(), 144u);
+
+  XyChart chart;
+  chart.x_kind = AxisKind::kLogBytes;
+  for (int i = 0; i < 30; ++i) {
+    chart.series.push_back({"line " + std::to_string(i), {{1024, 1.0 + i, ""}, {4096, 2.0 + i, ""}}, true, ""});
+  }
+  const std::string svg = RenderXyChart(chart);
+  for (int i = 0; i < 30; ++i) {
+    EXPECT_NE(svg.find(">line " + std::to_string(i) + "</text>"), std::string::npos) << i;
+    EXPECT_NE(svg.find("<g data-toggles=\"" + std::to_string(i) + "\">"), std::string::npos) << i;
+    EXPECT_NE(svg.find("<g class=\"series\" data-series=\"" + std::to_string(i) + "\">"), std::string::npos) << i;
+  }
+  EXPECT_EQ(svg.find("more</text>"), std::string::npos);
+  // Each line: its stroke and dash, and the shape of its first mark, unlike any other's.
+  std::set<std::string> drawn;
+  for (size_t at = svg.find("<g class=\"series\""); at != std::string::npos; at = svg.find("<g class=\"series\"", at + 1)) {
+    const size_t line = svg.find("<polyline", at);
+    const std::string polyline = svg.substr(line, svg.find(" points=", line) - line);
+    const size_t mark = svg.find("class=\"mark\"", line);
+    drawn.insert(polyline + svg.substr(svg.rfind('<', mark), 6));
+  }
+  EXPECT_EQ(drawn.size(), 30u);
 }
 
 TEST(SvgPlot, LogAxesLeaveOutValuesTheyCannotShow) {
