@@ -183,8 +183,8 @@ Section PerformanceSection(const Comparison &comparison, const DocumentOptions &
       summary + ". Judged against " + BaselineCount(comparison) + ". A slowdown is a median time ratio above 1 + " +
       FormatThreshold(comparison.threshold) +
       " that also exceeds the runs' spread: the new median beyond the slowest baseline median by the spread between "
-      "the baselines' medians, and the new p10 above the baselines' highest p90 by the new run's own p90 / p10; noise "
-      "is a change beyond the threshold within that spread."));
+      "the baselines' medians, the new p10 above the baselines' highest p90 by the new run's own p90 / p10, and the "
+      "median moved by 10 µs or more; noise is a change beyond the threshold within that spread."));
   if (comparison.perf.empty()) return section;
 
   Table groups;
