@@ -49,7 +49,7 @@ struct RunOptions {
 };
 
 struct CompareOptions {
-  std::string base, next;  // BASE.json NEW.json
+  std::vector<std::string> reports;  // BASE.json [BASE2.json ...] NEW.json: all but the last are baselines
   double threshold = 0.05; // a relative change smaller than this is noise
   std::string md, html;    // outputs; empty: not written
   std::string md_append;   // Markdown added at the end of this file

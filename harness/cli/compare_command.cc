@@ -1,5 +1,6 @@
-// `infinicts compare BASE.json NEW.json`: loads both reports (schema-checked), compares
-// them (harness/regression), prints the summary and writes --md / --html.
+// `infinicts compare BASE.json [BASE2.json ...] NEW.json`: loads every report (schema-checked),
+// compares the last with the baselines (harness/regression), prints the summary and writes
+// --md / --html.
 #include <cstdio>
 
 #include "cli/case_selection.h"
@@ -15,11 +16,12 @@
 namespace infinicts::cli {
 
 int CompareCommand(const CompareOptions &options) {
-  nlohmann::json base, next;
+  if (options.reports.size() < 2) return UsageError("compare needs a baseline report and a new report");
+  std::vector<nlohmann::json> reports(options.reports.size());
   std::string error;
-  for (const auto &[path, json] : {std::pair{&options.base, &base}, std::pair{&options.next, &next}}) {
+  for (size_t i = 0; i < reports.size(); ++i) {
     std::string note;
-    if (!report::LoadReportFile(*path, json, &error, &note)) return UsageError(error);
+    if (!report::LoadReportFile(options.reports[i], &reports[i], &error, &note)) return UsageError(error);
     if (!note.empty()) std::fprintf(stderr, "infinicts: %s\n", note.c_str());
   }
   const std::vector<NamedOutput> outputs = {
@@ -27,17 +29,27 @@ int CompareCommand(const CompareOptions &options) {
       {"--md-append", options.md_append, report::WriteMode::kAppend},
       {"--html", options.html},
   };
-  const std::vector<std::string> inputs = {options.base, options.next, report::JournalPath(options.base),
-                                           report::JournalPath(options.next)};
+  std::vector<std::string> inputs;
+  for (const std::string &path : options.reports) {
+    inputs.push_back(path);
+    inputs.push_back(report::JournalPath(path));
+  }
   if (const std::string refused = RefusedOutputs(outputs, inputs); !refused.empty()) return UsageError(refused);
 
+  const std::string &base_path = options.reports.front();
+  const std::string &new_path = options.reports.back();
   regression::CompareSettings settings;
-  settings.base_path = options.base;
-  settings.new_path = options.next;
+  settings.base_path = base_path;
+  settings.new_path = new_path;
   settings.threshold = options.threshold;
-  const regression::Comparison comparison = regression::CompareReports(base, next, settings);
+  std::vector<const nlohmann::json *> baselines;
+  for (size_t i = 0; i + 1 < reports.size(); ++i) {
+    baselines.push_back(&reports[i]);
+    if (i > 0) settings.more_base_paths.push_back(options.reports[i]);
+  }
+  const regression::Comparison comparison = regression::CompareReports(baselines, reports.back(), settings);
   if (comparison.matched == 0) {
-    return UsageError(options.base + " and " + options.next + " have no case in common (" +
+    return UsageError(base_path + " and " + new_path + " have no case in common (" +
                       std::to_string(comparison.base.results) + " and " + std::to_string(comparison.next.results) +
                       " results): nothing to compare");
   }

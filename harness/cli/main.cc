@@ -185,10 +185,15 @@ int main(int argc, char **argv) {
 
   CompareOptions compare;
   CLI::App *compare_command =
-      app.add_subcommand("compare", "compare two reports: conformance changes, accuracy drift, performance ratios");
-  compare_command->add_option("base", compare.base, "the baseline report")->type_name("BASE.json")->required()
-      ->check(CLI::ExistingFile);
-  compare_command->add_option("new", compare.next, "the report to judge")->type_name("NEW.json")->required()
+      app.add_subcommand("compare", "compare a report with one or more baselines: conformance changes, accuracy "
+                                    "drift, performance ratios");
+  compare_command
+      ->add_option("reports", compare.reports,
+                   "baseline reports, then the report to judge; several baselines (runs of one build) show how "
+                   "much its times vary from run to run, and a slowdown must exceed that too")
+      ->type_name("BASE.json [BASE2.json ...] NEW.json")
+      ->expected(2, CLI::detail::expected_max_vector_size)
+      ->required()
       ->check(CLI::ExistingFile);
   compare_command->add_option("--threshold", compare.threshold,
                               "relative performance change below which nothing counts (default 0.05)")
@@ -201,7 +206,8 @@ int main(int argc, char **argv) {
   compare_command->add_option("--html", compare.html, "write the comparison as a self-contained HTML page")
       ->type_name("FILE");
   compare_command->footer("Exit codes: 0 no regression; 1 a regression (a case newly failing, an accuracy loss "
-                          "or a slowdown beyond the threshold and the runs' spread); 2 bad usage or an unreadable report.");
+                          "or a slowdown beyond the threshold and the runs' spread, between the baselines and within each "
+                          "run); 2 bad usage or an unreadable report.");
 
   ReportOptions report_options;
   CLI::App *report_command = app.add_subcommand("report", "render a report as HTML, Markdown or JUnit XML");

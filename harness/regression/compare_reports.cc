@@ -111,7 +111,19 @@ PerfGroup Summarize(const std::string &name, const std::vector<const PerfChange 
   return group;
 }
 
-void ComparePerf(const ResultsById &base, const ResultsById &next, double threshold, Comparison *out) {
+// The case's time in each baseline after the first that timed it.
+std::vector<TimeSpread> MoreBaselineTimes(const std::string &id, const std::vector<ResultsById> &more_baselines) {
+  std::vector<TimeSpread> times;
+  for (const ResultsById &baseline : more_baselines) {
+    const auto found = baseline.find(id);
+    if (found == baseline.end() || found->second->at("mode") != "perf") continue;
+    if (const std::optional<TimeSpread> time = TimeSpreadOf(*found->second)) times.push_back(*time);
+  }
+  return times;
+}
+
+void ComparePerf(const ResultsById &base, const std::vector<ResultsById> &more_baselines, const ResultsById &next,
+                 double threshold, Comparison *out) {
   for (const auto &[id, base_result] : base) {
     const auto found = next.find(id);
     if (found == next.end() || base_result->at("mode") != "perf" || found->second->at("mode") != "perf") continue;
@@ -121,13 +133,18 @@ void ComparePerf(const ResultsById &base, const ResultsById &next, double thresh
       ++out->perf_untimed;
       continue;
     }
+    std::vector<TimeSpread> base_times = {*base_time};
+    for (const TimeSpread &time : MoreBaselineTimes(id, more_baselines)) base_times.push_back(time);
+    const BaselineTimes baselines = CombineBaselines(base_times);
+    const PerfJudgement judgement = JudgePerf(baselines, *new_time, threshold);
     PerfChange change;
     change.id = id;
     change.group = GroupOf(*base_result);
-    change.base = *base_time;
+    change.base = baselines.combined;
     change.next = *new_time;
-    change.ratio = new_time->median_ms / base_time->median_ms;
-    change.verdict = JudgePerf(*base_time, *new_time, threshold);
+    change.ratio = new_time->median_ms / baselines.combined.median_ms;
+    change.verdict = judgement.verdict;
+    change.spread = judgement.spread;
     AttachThroughput(*base_result, *found->second, &change);
     out->perf.push_back(std::move(change));
   }
@@ -156,6 +173,12 @@ void WarnAboutIncompleteRuns(const Comparison &comparison, std::vector<std::stri
 }  // namespace
 
 Comparison CompareReports(const nlohmann::json &base, const nlohmann::json &next, const CompareSettings &settings) {
+  return CompareReports(std::vector<const nlohmann::json *>{&base}, next, settings);
+}
+
+Comparison CompareReports(const std::vector<const nlohmann::json *> &baselines, const nlohmann::json &next,
+                          const CompareSettings &settings) {
+  const nlohmann::json &base = *baselines.front();
   Comparison comparison;
   comparison.threshold = settings.threshold;
   comparison.base = SummarizeRun(settings.base_path, base);
@@ -165,9 +188,18 @@ Comparison CompareReports(const nlohmann::json &base, const nlohmann::json &next
 
   const ResultsById base_results = IndexResults(base, "baseline", &comparison.warnings);
   const ResultsById new_results = IndexResults(next, "new", &comparison.warnings);
+  std::vector<ResultsById> more_results;
+  for (size_t i = 1; i < baselines.size(); ++i) {
+    const std::string path = i - 1 < settings.more_base_paths.size() ? settings.more_base_paths[i - 1] : "";
+    const std::string name = "baseline " + std::to_string(i + 1);
+    comparison.more_baselines.push_back(SummarizeRun(path, *baselines[i]));
+    for (const std::string &warning : LikeForLikeWarnings(*baselines[i], next))
+      comparison.warnings.push_back(name + " and new: " + warning);
+    more_results.push_back(IndexResults(*baselines[i], name, &comparison.warnings));
+  }
   CompareStatuses(base_results, new_results, &comparison);
   CompareAccuracy(base_results, new_results, &comparison);
-  ComparePerf(base_results, new_results, settings.threshold, &comparison);
+  ComparePerf(base_results, more_results, new_results, settings.threshold, &comparison);
   return comparison;
 }
 

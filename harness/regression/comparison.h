@@ -64,19 +64,28 @@ struct TimeSpread {
 };
 
 enum class PerfVerdict {
-  kSlowdown,   // slower beyond the threshold, and the bands do not overlap
-  kSpeedup,    // faster beyond the threshold, and the bands do not overlap
+  kSlowdown,   // slower beyond the threshold and beyond the runs' spread
+  kSpeedup,    // faster beyond the threshold and beyond the runs' spread
   kUnchanged,  // the change is within the threshold
-  kNoise,      // beyond the threshold, but the bands overlap: the runs cannot tell
+  kNoise,      // beyond the threshold, but within the spread between or within runs
 };
 const char *PerfVerdictName(PerfVerdict verdict);  // "slowdown", "speedup", "unchanged", "noise"
+
+// The spreads a change must exceed (perf_verdict.h): between the baselines' medians, and
+// within the run that looks slower (its own p90 / p10).
+struct PerfSpread {
+  size_t baseline_runs = 1;    // baseline reports that timed the case
+  double between_runs = 1;     // slowest / fastest baseline median; 1 with one baseline
+  double within_run = 1;       // the slower-looking run's p90 / p10
+};
 
 struct PerfChange {
   std::string id;
   std::string group;  // "<suite>.<subject>", e.g. op.add
-  TimeSpread base, next;
+  TimeSpread base, next;  // base: the baselines' median of medians, their lowest p10 and highest p90
   double ratio = 1;  // next median / base median: above 1 is slower
   PerfVerdict verdict = PerfVerdict::kUnchanged;
+  PerfSpread spread;
   // A throughput both results report (gflops, gbytes_per_s, busbw_gbytes_per_s), if any.
   std::string throughput_metric;
   double base_throughput = 0, new_throughput = 0;
@@ -90,7 +99,8 @@ struct PerfGroup {
 };
 
 struct Comparison {
-  RunSummary base, next;
+  RunSummary base, next;                   // base: the first baseline
+  std::vector<RunSummary> more_baselines;  // the other baselines, whose times widen the spread
   double threshold = 0.05;
   std::vector<std::string> warnings;  // runs not like for like, incomplete runs, repeated ids
 

@@ -37,19 +37,29 @@ void AddRow(Table *table, std::vector<Cell> row, size_t max_rows) {
 Cell Number(const std::string &text) { return {text, CellStyle::kNumber}; }
 
 Section RunsSection(const Comparison &comparison) {
+  std::vector<const RunSummary *> runs = {&comparison.base};
+  for (const RunSummary &run : comparison.more_baselines) runs.push_back(&run);
+  runs.push_back(&comparison.next);
   Table table;
-  table.headers = {"", "baseline", "new"};
-  const RunSummary &base = comparison.base;
-  const RunSummary &next = comparison.next;
+  table.headers = {""};
+  for (size_t i = 0; i + 1 < runs.size(); ++i)
+    table.headers.push_back(runs.size() == 2 ? "baseline" : "baseline " + std::to_string(i + 1));
+  table.headers.push_back("new");
+  const auto row = [&runs](const std::string &label, const auto &cell_of) {
+    std::vector<Cell> cells = {{label}};
+    for (const RunSummary *run : runs) cells.push_back(cell_of(*run));
+    return cells;
+  };
   table.rows = {
-      {{"report"}, {base.path}, {next.path}},
-      {{"tool"}, {base.tool_git}, {next.tool_git}},
-      {{"started"}, {base.started}, {next.started}},
-      {{"device type"}, {base.device_type}, {next.device_type}},
-      {{"results"}, Number(std::to_string(base.results)), Number(std::to_string(next.results))},
-      {{"complete"},
-       {base.complete ? "yes" : "no", base.complete ? CellStyle::kText : CellStyle::kWorse},
-       {next.complete ? "yes" : "no", next.complete ? CellStyle::kText : CellStyle::kWorse}},
+      row("report", [](const RunSummary &run) { return Cell{run.path}; }),
+      row("tool", [](const RunSummary &run) { return Cell{run.tool_git}; }),
+      row("started", [](const RunSummary &run) { return Cell{run.started}; }),
+      row("device type", [](const RunSummary &run) { return Cell{run.device_type}; }),
+      row("results", [](const RunSummary &run) { return Number(std::to_string(run.results)); }),
+      row("complete",
+          [](const RunSummary &run) {
+            return Cell{run.complete ? "yes" : "no", run.complete ? CellStyle::kText : CellStyle::kWorse};
+          }),
   };
   Section section{"Runs", {TableBlock(std::move(table))}};
   if (!comparison.warnings.empty()) {
@@ -139,13 +149,14 @@ std::vector<Cell> PerfRow(const PerfChange &change) {
           Number(FormatBand(change.base)),
           Number(FormatBand(change.next)),
           {throughput},
+          {change.verdict == PerfVerdict::kUnchanged ? "—" : FormatSpreadExceeded(change.spread)},
           {PerfVerdictName(change.verdict), StyleOf(change.verdict)}};
 }
 
 Table PerfTable(const std::vector<const PerfChange *> &changes, size_t max_rows) {
   Table table;
   table.headers = {"case", "time ratio", "change", "baseline median [p10, p90]", "new median [p10, p90]",
-                   "throughput", "verdict"};
+                   "throughput", "runs' spread", "verdict"};
   for (const PerfChange *change : changes) AddRow(&table, PerfRow(*change), max_rows);
   return table;
 }
@@ -169,9 +180,11 @@ Section PerformanceSection(const Comparison &comparison, const DocumentOptions &
   if (comparison.perf_overall) summary += "; geometric mean of the time ratios " + FormatRatio(comparison.perf_overall->geomean_ratio);
   if (comparison.perf_untimed > 0) summary += "; " + std::to_string(comparison.perf_untimed) + " untimed on one side";
   section.blocks.push_back(Paragraph(
-      summary + ". A slowdown is a median time ratio above 1 + " + FormatThreshold(comparison.threshold) +
-      " whose bands do not overlap (the new p10 above the baseline p90); noise is a change beyond the threshold within the "
-      "runs' spread."));
+      summary + ". Judged against " + BaselineCount(comparison) + ". A slowdown is a median time ratio above 1 + " +
+      FormatThreshold(comparison.threshold) +
+      " that also exceeds the runs' spread: the new median beyond the slowest baseline median by the spread between "
+      "the baselines' medians, the new p10 above the baselines' highest p90 by the new run's own p90 / p10, and the "
+      "median moved by 10 µs or more; noise is a change beyond the threshold within that spread."));
   if (comparison.perf.empty()) return section;
 
   Table groups;

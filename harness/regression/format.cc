@@ -41,6 +41,17 @@ std::string CountOf(size_t count, const std::string &noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+std::string FormatSpreadExceeded(const PerfSpread &spread) {
+  std::string text;
+  if (spread.baseline_runs > 1)
+    text = "between " + CountOf(spread.baseline_runs, "baseline") + " " + FormatRatio(spread.between_runs) + ", ";
+  return text + "within run " + FormatRatio(spread.within_run);
+}
+
+std::string BaselineCount(const Comparison &comparison) {
+  return CountOf(1 + comparison.more_baselines.size(), "baseline");
+}
+
 std::string RegressionTally(const Comparison &comparison) {
   std::string tally;
   const auto add = [&tally](size_t count, const std::string &what) {

@@ -2,9 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace infinicts::regression {
 namespace {
+
+// The smallest change of a median that can count, in ms: below it, what a loaded host's
+// scheduler and shared caches do to a whole run (a 1 µs Add measured 5.5x slower, its band
+// tight, in an identical run on a busy 2-core machine) is as large as a real change.
+constexpr double kSmallestChangeMs = 0.01;
 
 // p10 and p90 of a normal law lie 1.2816 standard deviations from its mean.
 constexpr double kNormalP90Sigmas = 1.2816;
@@ -27,6 +33,13 @@ std::vector<double> SamplesOf(const nlohmann::json &result) {
     if (sample.is_number() && std::isfinite(sample.get<double>())) samples.push_back(sample.get<double>());
   }
   return samples;
+}
+
+// How many times its fast end a run's slow end is: p90 / p10 (1 for a band of zero width).
+double WithinRun(const TimeSpread &time) {
+  if (time.high_ms <= time.low_ms) return 1;
+  if (!(time.low_ms > 0)) return std::numeric_limits<double>::infinity();
+  return time.high_ms / time.low_ms;
 }
 
 }  // namespace
@@ -85,11 +98,49 @@ std::optional<TimeSpread> TimeSpreadOf(const nlohmann::json &result) {
   return spread;
 }
 
+BaselineTimes CombineBaselines(const std::vector<TimeSpread> &times) {
+  BaselineTimes base;
+  if (times.empty()) return base;
+  std::vector<double> medians;
+  base.combined = times.front();
+  base.fastest_median = base.slowest_median = times.front().median_ms;
+  for (const TimeSpread &time : times) {
+    medians.push_back(time.median_ms);
+    base.combined.low_ms = std::min(base.combined.low_ms, time.low_ms);
+    base.combined.high_ms = std::max(base.combined.high_ms, time.high_ms);
+    base.fastest_median = std::min(base.fastest_median, time.median_ms);
+    base.slowest_median = std::max(base.slowest_median, time.median_ms);
+    base.widest_within_run = std::max(base.widest_within_run, WithinRun(time));
+  }
+  base.combined.median_ms = Quantile(medians, 0.5);
+  base.runs = times.size();
+  return base;
+}
+
+PerfJudgement JudgePerf(const BaselineTimes &base, const TimeSpread &next, double threshold) {
+  PerfJudgement judgement;
+  judgement.spread.baseline_runs = base.runs;
+  judgement.spread.between_runs = base.slowest_median / base.fastest_median;
+  const double between = judgement.spread.between_runs;
+  const double ratio = next.median_ms / base.combined.median_ms;
+  if (ratio > 1 + threshold) {
+    judgement.spread.within_run = WithinRun(next);
+    const bool beyond = next.median_ms > base.slowest_median * between &&
+                        next.median_ms - base.slowest_median >= kSmallestChangeMs &&
+                        next.low_ms > base.combined.high_ms * judgement.spread.within_run;
+    judgement.verdict = beyond ? PerfVerdict::kSlowdown : PerfVerdict::kNoise;
+  } else if (ratio < 1 / (1 + threshold)) {
+    judgement.spread.within_run = base.widest_within_run;
+    const bool beyond = next.median_ms < base.fastest_median / between &&
+                        base.fastest_median - next.median_ms >= kSmallestChangeMs &&
+                        next.high_ms * judgement.spread.within_run < base.combined.low_ms;
+    judgement.verdict = beyond ? PerfVerdict::kSpeedup : PerfVerdict::kNoise;
+  }
+  return judgement;
+}
+
 PerfVerdict JudgePerf(const TimeSpread &base, const TimeSpread &next, double threshold) {
-  const double ratio = next.median_ms / base.median_ms;
-  if (ratio > 1 + threshold) return next.low_ms > base.high_ms ? PerfVerdict::kSlowdown : PerfVerdict::kNoise;
-  if (ratio < 1 / (1 + threshold)) return next.high_ms < base.low_ms ? PerfVerdict::kSpeedup : PerfVerdict::kNoise;
-  return PerfVerdict::kUnchanged;
+  return JudgePerf(CombineBaselines({base}), next, threshold).verdict;
 }
 
 }  // namespace infinicts::regression

@@ -79,7 +79,7 @@ void WritePerfItems(const Comparison &comparison, PerfVerdict verdict, std::ostr
     const PerfChange &change = *items[i];
     out << "  " << PerfVerdictName(verdict) << "  " << change.id << "  " << FormatRatio(change.ratio) << " ("
         << FormatPercentChange(change.ratio) << ")  " << FormatBand(change.base) << " -> " << FormatBand(change.next)
-        << "\n";
+        << "  beyond " << FormatSpreadExceeded(change.spread) << "\n";
   }
   MoreLine(items.size(), out);
 }
@@ -89,7 +89,8 @@ void WritePerformance(const Comparison &comparison, std::ostringstream &out) {
     out << "Performance: no perf case in both\n";
     return;
   }
-  out << "Performance (threshold " << FormatThreshold(comparison.threshold) << "): "
+  out << "Performance (threshold " << FormatThreshold(comparison.threshold) << ", " << BaselineCount(comparison)
+      << "): "
       << CountOf(comparison.perf.size(), "case") << " timed in both; "
       << CountOf(comparison.CountOf(PerfVerdict::kSlowdown), "slowdown") << ", "
       << CountOf(comparison.CountOf(PerfVerdict::kSpeedup), "speedup") << ", " << comparison.CountOf(PerfVerdict::kUnchanged)
@@ -112,6 +113,7 @@ void WritePerformance(const Comparison &comparison, std::ostringstream &out) {
 std::string TerminalSummary(const Comparison &comparison) {
   std::ostringstream out;
   out << "baseline  " << DescribeRun(comparison.base) << "\n";
+  for (const RunSummary &run : comparison.more_baselines) out << "baseline  " << DescribeRun(run) << "\n";
   out << "new       " << DescribeRun(comparison.next) << "\n";
   for (const std::string &warning : comparison.warnings) out << "warning: " << warning << "\n";
   WriteConformance(comparison, out);

@@ -77,6 +77,36 @@ TEST_F(CompareCli, ASlowdownExitsOneAndWritesBothPages) {
   EXPECT_EQ(RunInfinicts("compare " + base_path + " " + new_path + " --threshold 1.5").exit_code, 0);
 }
 
+TEST_F(CompareCli, EveryPositionalButTheLastIsABaseline) {
+  SyntheticReport fast, slow, next;
+  fast.PerfPercentiles("op.add.perf/x", 1.0, 0.99, 1.01).PerfPercentiles("op.add.perf/y", 1.0, 0.99, 1.01);
+  slow.PerfPercentiles("op.add.perf/x", 1.5, 1.49, 1.51).PerfPercentiles("op.add.perf/y", 1.1, 1.09, 1.11);
+  next.PerfPercentiles("op.add.perf/x", 2.0, 1.99, 2.01).PerfPercentiles("op.add.perf/y", 2.0, 1.99, 2.01);
+  const std::string fast_path = Write("fast.json", fast.json().dump());
+  const std::string slow_path = Write("slow.json", slow.json().dump());
+  const std::string new_path = Write("new.json", next.json().dump());
+  // x moved 1.6x, within its baselines' 1.5x spread (2.0 < 1.5 x 1.5); y moved 1.9x beyond its 1.1x.
+  const Outcome outcome =
+      RunInfinicts("compare " + fast_path + " " + slow_path + " " + new_path + " --md " + dir_ + "/c.md");
+  EXPECT_EQ(outcome.exit_code, 1) << outcome.output;
+  EXPECT_NE(outcome.output.find("baseline  " + slow_path), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find("Performance (threshold 5%, 2 baselines): 2 cases timed in both; 1 slowdown, 0 speedups, "
+                                "0 unchanged, 1 noise"),
+            std::string::npos)
+      << outcome.output;
+  EXPECT_NE(outcome.output.find("slowdown  op.add.perf/y  ×1.90 (+90.5%)  1.05 ms [0.99, 1.11] -> 2 ms [1.99, 2.01]  "
+                                "beyond between 2 baselines ×1.10, within run ×1.01"),
+            std::string::npos)
+      << outcome.output;
+  const std::string markdown = Read("c.md");
+  EXPECT_NE(markdown.find("Judged against 2 baselines"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| baseline 2 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("between 2 baselines ×1.10, within run ×1.01"), std::string::npos) << markdown;
+  // Against the first baseline alone, both are slowdowns.
+  EXPECT_NE(RunInfinicts("compare " + fast_path + " " + new_path).output.find("REGRESSION: 2 slowdowns"),
+            std::string::npos);
+}
+
 TEST_F(CompareCli, ANewlyFailingCaseExitsOne) {
   const std::string base = Write("base.json", SyntheticReport().Case("rt.memory.conformance/a", "pass").json().dump());
   const std::string next = Write("new.json", SyntheticReport().Case("rt.memory.conformance/a", "crash").json().dump());

@@ -121,6 +121,91 @@ TEST(PerfVerdict, TimingsNearTheTimersResolutionAreNotJudged) {
   EXPECT_EQ(comparison.perf_untimed, 1u);
 }
 
+// The verdict on kCase between several baselines and a new report.
+PerfChange JudgeAgainst(const std::vector<SyntheticReport> &baselines, const SyntheticReport &next,
+                        double threshold = 0.05) {
+  std::vector<const nlohmann::json *> jsons;
+  CompareSettings settings{"base1.json", "new.json", threshold, {}};
+  for (const SyntheticReport &baseline : baselines) jsons.push_back(&baseline.json());
+  for (size_t i = 1; i < baselines.size(); ++i) settings.more_base_paths.push_back("base" + std::to_string(i + 1));
+  const Comparison comparison = CompareReports(jsons, next.json(), settings);
+  EXPECT_EQ(comparison.perf.size(), 1u);
+  EXPECT_EQ(comparison.more_baselines.size(), baselines.size() - 1);
+  return comparison.perf.empty() ? PerfChange{} : comparison.perf.front();
+}
+
+TEST(MultiBaseline, AChangeWithinTheSpreadBetweenBaselinesIsNoise) {
+  // Two baselines 1.0 and 1.6 ms, each tight: the runs differ by 1.6x. A new run at 2.0 ms is
+  // 1.5x their middle and clear of both bands, but within 1.6 x 1.6 of the slowest.
+  const PerfChange change = JudgeAgainst({SyntheticReport().PerfPercentiles(kCase, 1.0, 0.99, 1.01),
+                                          SyntheticReport().PerfPercentiles(kCase, 1.6, 1.59, 1.61)},
+                                         SyntheticReport().PerfPercentiles(kCase, 2.0, 1.99, 2.01));
+  EXPECT_EQ(change.verdict, PerfVerdict::kNoise);
+  EXPECT_NEAR(change.ratio, 2.0 / 1.3, 1e-9);
+  EXPECT_EQ(change.spread.baseline_runs, 2u);
+  EXPECT_NEAR(change.spread.between_runs, 1.6, 1e-9);
+  // Against the first baseline alone the same new run is a slowdown.
+  EXPECT_EQ(Judge(SyntheticReport().PerfPercentiles(kCase, 1.0, 0.99, 1.01),
+                  SyntheticReport().PerfPercentiles(kCase, 2.0, 1.99, 2.01))
+                .verdict,
+            PerfVerdict::kSlowdown);
+}
+
+TEST(MultiBaseline, BeyondTheSpreadAndTheThresholdIsASlowdown) {
+  const std::vector<SyntheticReport> baselines = {SyntheticReport().PerfPercentiles(kCase, 1.0, 0.99, 1.01),
+                                                  SyntheticReport().PerfPercentiles(kCase, 1.1, 1.09, 1.11),
+                                                  SyntheticReport().PerfPercentiles(kCase, 1.05, 1.04, 1.06)};
+  const PerfChange change = JudgeAgainst(baselines, SyntheticReport().PerfPercentiles(kCase, 1.3, 1.29, 1.31));
+  EXPECT_EQ(change.verdict, PerfVerdict::kSlowdown);
+  EXPECT_NEAR(change.base.median_ms, 1.05, 1e-9);  // the median of the medians
+  EXPECT_NEAR(change.spread.between_runs, 1.1, 1e-9);
+  EXPECT_EQ(change.spread.baseline_runs, 3u);
+  // The same run beyond the spread but within a 30 % threshold: unchanged.
+  EXPECT_EQ(JudgeAgainst(baselines, SyntheticReport().PerfPercentiles(kCase, 1.3, 1.29, 1.31), 0.3).verdict,
+            PerfVerdict::kUnchanged);
+  // A new run faster by as much is a speedup.
+  EXPECT_EQ(JudgeAgainst(baselines, SyntheticReport().PerfPercentiles(kCase, 0.8, 0.79, 0.81)).verdict,
+            PerfVerdict::kSpeedup);
+}
+
+TEST(MultiBaseline, ABaselineWithoutTheCaseAddsNoSpread) {
+  SyntheticReport other;
+  other.Case("op.add.perf/another", "pass", {{"time_ms_median", 9.0}});
+  const PerfChange change = JudgeAgainst({SyntheticReport().PerfPercentiles(kCase, 1.0, 0.99, 1.01), other},
+                                         SyntheticReport().PerfPercentiles(kCase, 2.0, 1.99, 2.01));
+  EXPECT_EQ(change.spread.baseline_runs, 1u);
+  EXPECT_EQ(change.verdict, PerfVerdict::kSlowdown);
+}
+
+TEST(SingleBaseline, ARunWideWithinItselfIsNotASlowdownOnNoiseAlone) {
+  // The new run's samples spread 0.15 to 2 ms (a descheduled thread, a busy core), its
+  // median 0.25 ms. Its p10 is 2x the baseline's p90, but the run is 13x wide within
+  // itself: noise, whatever the threshold.
+  const PerfChange noisy = Judge(SyntheticReport().PerfPercentiles(kCase, 0.0676, 0.0646, 0.0746),
+                                 SyntheticReport().PerfPercentiles(kCase, 0.252, 0.15, 2.02), 0.05);
+  EXPECT_EQ(noisy.verdict, PerfVerdict::kNoise);
+  EXPECT_NEAR(noisy.spread.within_run, 2.02 / 0.15, 1e-9);
+  // A 10x slowdown with a run as wide as the baseline's is caught.
+  const PerfChange slow = Judge(SyntheticReport().PerfPercentiles(kCase, 0.3, 0.25, 0.4),
+                                SyntheticReport().PerfPercentiles(kCase, 3.0, 2.5, 4.0), 2.2);
+  EXPECT_EQ(slow.verdict, PerfVerdict::kSlowdown);
+  EXPECT_NEAR(slow.spread.within_run, 1.6, 1e-9);
+  EXPECT_EQ(slow.spread.between_runs, 1.0);
+}
+
+TEST(SingleBaseline, AChangeOfAFewMicrosecondsIsNotASlowdown) {
+  // 0.86 µs -> 4.8 µs with tight bands, as an identical run of a 1 µs Add once measured:
+  // below the 10 µs floor, noise. The same ratio 100 times longer is a slowdown.
+  EXPECT_EQ(Judge(SyntheticReport().PerfPercentiles(kCase, 0.000857, 0.00075, 0.00111),
+                  SyntheticReport().PerfPercentiles(kCase, 0.00476, 0.0039, 0.00574), 2.2)
+                .verdict,
+            PerfVerdict::kNoise);
+  EXPECT_EQ(Judge(SyntheticReport().PerfPercentiles(kCase, 0.0857, 0.075, 0.111),
+                  SyntheticReport().PerfPercentiles(kCase, 0.476, 0.39, 0.574), 2.2)
+                .verdict,
+            PerfVerdict::kSlowdown);
+}
+
 TEST(PerfSummary, GeometricMeanPerSuiteAndSubject) {
   SyntheticReport base, next;
   base.PerfPercentiles("op.add.perf/a", 1.0, 1.0, 1.0).PerfPercentiles("op.add.perf/b", 1.0, 1.0, 1.0);
