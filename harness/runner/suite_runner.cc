@@ -28,6 +28,10 @@ constexpr int kPollMs = 50;
 // Under mpirun a peer's message (the unique id the child waits for) is only seen between
 // polls of the child's pipes: short polls keep every case from waiting for it.
 constexpr int kPollWithPeersMs = 2;
+// A case's result line holds a message of at most 8000 bytes and a bounded number of timing
+// samples: one far longer with no end means the suite process's memory was overwritten (by
+// the backend it loaded), and reading on would only hold more of it.
+constexpr size_t kMaxResultLineBytes = size_t{4} << 20;
 
 double MillisecondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::milli>(to - from).count();
@@ -237,6 +241,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
   Clock::time_point in_flight_since = Clock::now();
   Clock::time_point last_event = Clock::now();
   std::string line_buffer;
+  bool overlong_line = false;  // the child wrote more than kMaxResultLineBytes with no newline
   CapturedOutput output;
   const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec_.timeout_s));
 
@@ -307,6 +312,7 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
     } else if (stream == ChildProcess::Stream::kStderr) {
       output.err.Append(data);
     } else if (stream == ChildProcess::Stream::kResults) {
+      if (overlong_line) return;
       line_buffer.append(data);
       size_t newline;
       while ((newline = line_buffer.find('\n')) != std::string::npos) {
@@ -314,8 +320,16 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
         line_buffer.erase(0, newline + 1);
         handle_event(line);
       }
+      if (line_buffer.size() > kMaxResultLineBytes) {
+        overlong_line = true;
+        line_buffer.clear();
+      }
     }
   };
+  const std::string overlong_text = "the suite process wrote a result line of more than " +
+                                    std::to_string(kMaxResultLineBytes >> 20) +
+                                    " MiB with no end: its memory was overwritten (most likely by the backend), "
+                                    "and it was killed";
 
   std::optional<int> exit_status;
   bool timed_out = false;
@@ -332,6 +346,11 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
       return false;
     }
     if ((exit_status = child->TryReap())) break;
+    if (overlong_line) {
+      child->KillGroup();
+      exit_status = child->Reap();
+      break;
+    }
     if (link != nullptr) {
       if (const std::optional<std::string> hex = link->TakeShare()) child->WriteInput(*hex + "\n");
       if (in_flight && (stopped_for_peer = link->StopFor(*in_flight))) {
@@ -357,6 +376,9 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
     const double elapsed = MillisecondsBetween(in_flight_since, Clock::now());
     if (stopped_for_peer) {
       resolve(*in_flight, ResultFor(*in_flight, Status::kBlocked, kStoppedForPeerPrefix + *stopped_for_peer, elapsed));
+    } else if (overlong_line) {
+      resolve(*in_flight, ResultFor(*in_flight, Status::kCrash, WithOutput(overlong_text + " during this case", output, true),
+                                    elapsed));
     } else if (timed_out) {
       resolve(*in_flight, ResultFor(*in_flight, Status::kTimeout,
                                     WithOutput("the case did not finish within " + limit + " s; its process was killed",
@@ -398,6 +420,9 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
         resolve(*in_flight, std::move(crashed));
       }
     }
+  } else if (overlong_line && resolved_here > 0) {
+    run_failures_.push_back(WithOutput(overlong_text + " between cases (backend " + BackendsText(spec_.backends) + ")",
+                                       output, false));
   } else if (!timed_out && resolved_here > 0 && *exit_status != 0) {
     // Between cases or after the last one: a backend crashing while it unloads, a sanitizer's
     // report at exit. No case owns it, and it must not pass unseen.
@@ -413,6 +438,8 @@ bool SuiteRunner::RunAttempt(const ResultSink &on_result, const Tick &on_tick) {
                    WithOutput("the suite process started no case within " + limit +
                                   " s (it hung before its first case, e.g. while loading the backend); it was killed",
                               output, false));
+    } else if (overlong_line) {
+      resolve_rest(Status::kCrash, WithOutput(overlong_text + " before it started a case", output, false));
     } else {
       resolve_rest(Status::kCrash,
                    WithOutput("the suite process " + DescribeWaitStatus(*exit_status) +

@@ -210,6 +210,23 @@ TEST_F(CliTest, AHangBecomesTimeoutAndTheRestRun) {
   EXPECT_NE(message.find("--timeout 1.5 --suite rt"), std::string::npos) << message;
 }
 
+TEST_F(CliTest, AResultLineWithoutEndEndsItsCaseCrashAndTheRestRun) {
+  // The timeout is far off: the runner stops reading at the bound, not at the time limit.
+  const auto started = std::chrono::steady_clock::now();
+  const CliRun run = RunCli(RunArgs({"--timeout", "120"}), {{"FAKE_SUITE_FAULTS", "endless_result_line"}});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_LT(seconds, 60);
+  const json report = Report();
+  ExpectValid(report);
+  EXPECT_EQ(Status(report, kHangs), "crash");
+  const std::string message = FindResult(report, kHangs)["message"];
+  EXPECT_NE(message.find("wrote a result line of more than 4 MiB with no end"), std::string::npos) << message;
+  EXPECT_LT(report.dump().size(), size_t{1} << 20) << "the line itself stays out of the report";
+  EXPECT_EQ(Status(report, kAccuracy64), "pass");
+  EXPECT_EQ(Status(report, kPassing), "pass");
+}
+
 TEST_F(CliTest, AChildThatExitsBetweenCasesIsRestarted) {
   const CliRun run = RunCli(RunArgs({}), {{"FAKE_SUITE_FAULTS", "exit_after_case"}});
   EXPECT_EQ(run.exit_code, 1);

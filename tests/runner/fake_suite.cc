@@ -6,6 +6,7 @@
 //   exit_before_cases            the process exits normally before its first case
 //   exit_error_after_cases       the process exits with code 3 after its last case
 //   hang_before_cases            the process sleeps before its first case
+//   endless_result_line          hangs writes a result line without end (64 MiB, then sleeps)
 // FAKE_SUITE_PID_FILE: the hanging case writes its process id there first.
 // FAKE_SUITE_FLAKY_DIR: the perf case flaky_once appends its process id to a file there
 // on every attempt and fails while the file holds FAKE_SUITE_FLAKY_FAILURES (default 1)
@@ -113,6 +114,14 @@ CTS_TEST_F(FakeEvent, segfaults, "conformance", "event", "RT-EVT-2") {
 }
 
 CTS_TEST_F(FakeEvent, hangs, "conformance", "event", "RT-EVT-3") {
+  if (FaultAsked("endless_result_line")) {
+    // As a backend that overwrote the result stream's buffer would: the runner reads fd 3.
+    const std::string chunk(1 << 20, 'x');
+    for (int i = 0; i < 64; ++i) {
+      if (::write(3, chunk.data(), chunk.size()) < 0) break;
+    }
+    sleep(300);
+  }
   if (FaultAsked("hang")) {
     if (const char *pid_file = std::getenv("FAKE_SUITE_PID_FILE")) std::ofstream(pid_file) << getpid() << "\n";
     sleep(300);
