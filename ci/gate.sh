@@ -6,14 +6,16 @@ set -uo pipefail
 
 usage() {
   cat <<'TEXT'
-usage: ci/gate.sh --backend DIR|LIB --device TYPE --baseline BASE.json
+usage: ci/gate.sh --backend DIR|LIB --device TYPE --baseline BASE.json [--baseline BASE2.json ...]
                   [--suite rt,op,ccl] [--mode conformance,accuracy,perf] [--filter GLOB]
                   [--threshold 0.05] [--out NEW.json] [--md FILE] [--infinicts PATH]
                   [-- MORE infinicts run OPTIONS]
 
   Runs `infinicts run` on the backend (the report goes to --out, default gate/new.json),
-  then `infinicts compare BASE.json NEW.json` with the Markdown written to --md (default:
-  NEW.json with .md) and appended to $GITHUB_STEP_SUMMARY when that is set.
+  then `infinicts compare BASE.json [BASE2.json ...] NEW.json` with the Markdown written to
+  --md (default: NEW.json with .md) and appended to $GITHUB_STEP_SUMMARY when that is set.
+  Several --baseline runs of the known-good build, or baselines and a run made with
+  `-- --repeat N`, let the verdict see how much times move between runs (docs/compare.md).
   Options after `--` go to `infinicts run` as they are (e.g. --perf-budget-ms 50,
   --expect known_failures.txt, --timeout 120).
   The infinicts command is --infinicts, else $INFINICTS, else build/bin/infinicts of this
@@ -32,7 +34,7 @@ bad_usage() {
   exit 2
 }
 
-backend="" device="" baseline="" suite="" mode="" filter="" threshold="" out="gate/new.json" md=""
+backend="" device="" baselines=() suite="" mode="" filter="" threshold="" out="gate/new.json" md=""
 infinicts="${INFINICTS:-}"
 run_extra=()
 if [ $# -eq 0 ]; then
@@ -49,7 +51,7 @@ while [ $# -gt 0 ]; do
       case "$1" in
         --backend) backend="$value" ;;
         --device) device="$value" ;;
-        --baseline) baseline="$value" ;;
+        --baseline) baselines+=("$value") ;;
         --suite) suite="$value" ;;
         --mode) mode="$value" ;;
         --filter) filter="$value" ;;
@@ -64,8 +66,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$backend" ] || bad_usage "--backend is required"
 [ -n "$device" ] || bad_usage "--device is required"
-[ -n "$baseline" ] || bad_usage "--baseline is required"
-[ -r "$baseline" ] || bad_usage "baseline $baseline cannot be read"
+[ ${#baselines[@]} -gt 0 ] || bad_usage "--baseline is required"
+for baseline in "${baselines[@]}"; do
+  [ -r "$baseline" ] || bad_usage "baseline $baseline cannot be read"
+done
 [ -n "$md" ] || md="${out%.json}.md"
 
 if [ -z "$infinicts" ]; then
@@ -96,7 +100,7 @@ if grep -Eq '"device_count": ?0[,}]' "$out"; then
   exit 1
 fi
 
-compare_args=(compare "$baseline" "$out" --md "$md")
+compare_args=(compare "${baselines[@]}" "$out" --md "$md")
 [ -z "$threshold" ] || compare_args+=(--threshold "$threshold")
 echo "gate.sh: $infinicts ${compare_args[*]}"
 "$infinicts" "${compare_args[@]}"
@@ -115,8 +119,8 @@ if [ "$run_status" -ne 0 ]; then
   verdict=1
 fi
 if [ "$compare_status" -ne 0 ]; then
-  echo "gate.sh: FAILED: regression against $baseline (see $md)"
+  echo "gate.sh: FAILED: regression against ${baselines[*]} (see $md)"
   verdict=1
 fi
-[ "$verdict" -ne 0 ] || echo "gate.sh: passed: no failure, no regression against $baseline"
+[ "$verdict" -ne 0 ] || echo "gate.sh: passed: no failure, no regression against ${baselines[*]}"
 exit "$verdict"

@@ -43,6 +43,7 @@ struct RunOptions {
   std::string profile = "quick";  // --profile quick|full (perf sweeps)
   double perf_budget_ms = 0;     // --perf-budget-ms; 0: the timing default
   bool cold_cache = false;       // --cold-cache
+  int repeat = 1;                // --repeat N: passes over the perf cases
   bool allow_no_device = false;  // --allow-no-device
   std::string shard;             // --shard K/N, or empty
   std::vector<std::string> argv;

@@ -21,6 +21,7 @@ const char *const kSuites[] = {"rt", "op", "ccl"};
 constexpr double kMinTimeoutSeconds = 0.01;
 constexpr double kMaxTimeoutSeconds = 86400;  // a day: beyond it a hang is not a case's time
 constexpr double kMaxPerfBudgetMs = 600000;   // ten minutes of timed iterations per case
+constexpr double kMaxRepeat = 100;            // passes over the perf cases
 constexpr double kMinThreshold = 0.0001;
 constexpr double kMaxThreshold = 100;
 
@@ -145,6 +146,11 @@ int main(int argc, char **argv) {
                           "time each perf case spends on timed iterations (default 100)")
       ->type_name("MS")
       ->check(NumberWithin(1, kMaxPerfBudgetMs, "milliseconds"));
+  run_command->add_option("--repeat", run.repeat,
+                          "run the perf cases N times over, pass after pass, and keep every pass's median: compare "
+                          "then holds a slowdown against the spread between passes (default 1)")
+      ->type_name("N")
+      ->check(NumberWithin(1, kMaxRepeat, "passes"));
   run_command->add_flag("--cold-cache", run.cold_cache, "perf: flush the device's caches before every timed iteration");
   run_command->add_flag("--allow-no-device", run.allow_no_device,
                         "a device type of which the backend has no device: skip every case and exit 0 (else exit 2; "

@@ -28,6 +28,7 @@
 #include "runner/interrupt.h"
 #include "runner/probe.h"
 #include "runner/rank_link.h"
+#include "runner/repeated_passes.h"
 #include "runner/rerun_command.h"
 #include "runner/roofline_pass.h"
 #include "runner/shard.h"
@@ -216,6 +217,14 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
                       " runs no conformance or accuracy case; leave out --level or add a mode");
   }
 
+  if (options.repeat > 1) {
+    if (std::find(modes.begin(), modes.end(), "perf") == modes.end()) {
+      return UsageError("--repeat runs the perf cases again, and --mode " + Joined(modes) +
+                        " runs none; add --mode perf or leave out --repeat");
+    }
+    if (link) return UsageError("--repeat is not available under mpirun yet: run the perf cases without it");
+  }
+
   std::optional<runner::ShardSpec> shard;
   if (!options.shard.empty()) {
     runner::ShardSpec parsed;
@@ -321,7 +330,9 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     std::map<std::string, double> expected_ms;
     const runner::DurationModel &model = runner::DurationModel::BuiltIn();
     for (const SuiteCases &suite : suites) {
-      for (const cts::ListedCase &listed : suite.cases) expected_ms[listed.id] = model.ExpectedMs(listed);
+      for (const cts::ListedCase &listed : suite.cases) {
+        expected_ms[listed.id] = model.ExpectedMs(listed) * (listed.mode == "perf" ? options.repeat : 1);
+      }
     }
     display.ExpectDurations(std::move(expected_ms));
   }
@@ -396,6 +407,22 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
                               options.timeout_s};
     spec.rank_link = link;
     runner::SuiteRunner suite_runner(spec, to_run);
+    // --repeat N: the perf cases' results wait, pass by pass, for the N-th pass to end.
+    std::vector<cts::ListedCase> repeated;
+    std::set<std::string> repeated_ids;
+    if (options.repeat > 1) {
+      for (const cts::ListedCase &listed : to_run) {
+        if (listed.mode != "perf" || listed.invalid_input) continue;
+        repeated.push_back(listed);
+        repeated_ids.insert(listed.id);
+      }
+    }
+    std::map<std::string, CaseResult> this_pass;  // by id: an amended result replaces the first
+    std::map<std::string, std::vector<CaseResult>> passes_by_id;
+    const auto end_pass = [&] {
+      for (auto &[id, result] : this_pass) passes_by_id[id].push_back(std::move(result));
+      this_pass.clear();
+    };
     // Under mpirun this rank's parts go to the link, which delivers each case's verdict once
     // every rank's part is in; a flaky case cannot run again alone there (its peers moved on).
     std::map<std::string, size_t> index_of;
@@ -409,6 +436,10 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     }
     const bool suite_finished = suite_runner.Run(
         [&](CaseResult result) {
+          if (repeated_ids.count(result.id)) {
+            this_pass[result.id] = std::move(result);
+            return;
+          }
           if (link) {
             const size_t index = index_of.at(result.id);
             link->PartEnded(index, std::move(result));
@@ -474,6 +505,28 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
       report.run.failures.push_back(failure);
       report_file.RunFailed(failure);
       display.OnRunFailure(failure);
+    }
+    if (!repeated.empty()) {
+      end_pass();
+      bool passes_finished = suite_finished;
+      for (int pass = 2; pass <= options.repeat && passes_finished; ++pass) {
+        runner::SuiteRunner pass_runner(spec, repeated);
+        passes_finished = pass_runner.Run([&](CaseResult result) { this_pass[result.id] = std::move(result); }, on_tick);
+        end_pass();
+        for (const std::string &failure : pass_runner.run_failures()) {
+          const std::string text = "pass " + std::to_string(pass) + " of " + std::to_string(options.repeat) +
+                                   " (--repeat): " + failure;
+          report.run.failures.push_back(text);
+          report_file.RunFailed(text);
+          display.OnRunFailure(text);
+        }
+      }
+      // Interrupted, a case keeps the passes it finished.
+      for (const cts::ListedCase &listed : repeated) {
+        auto passes = passes_by_id.find(listed.id);
+        if (passes != passes_by_id.end() && !passes->second.empty()) on_result(runner::MergePasses(std::move(passes->second)));
+      }
+      if (!passes_finished) finished = false;
     }
     for (auto &[entry, result] : flaky_failures) {
       int attempts = 1;

@@ -61,6 +61,10 @@ const char *SpreadSourceName(SpreadSource source);  // "samples", "p10/p90", "cv
 struct TimeSpread {
   double median_ms = 0, low_ms = 0, high_ms = 0;
   SpreadSource source = SpreadSource::kNone;
+  // A run made with `run --repeat N`: its fastest and slowest pass's median, and N. One pass:
+  // both are the median.
+  double fastest_pass_ms = 0, slowest_pass_ms = 0;
+  size_t passes = 1;
 };
 
 enum class PerfVerdict {
@@ -75,7 +79,10 @@ const char *PerfVerdictName(PerfVerdict verdict);  // "slowdown", "speedup", "un
 // within the run that looks slower (its own p90 / p10).
 struct PerfSpread {
   size_t baseline_runs = 1;    // baseline reports that timed the case
-  double between_runs = 1;     // slowest / fastest baseline median; 1 with one baseline
+  size_t baseline_passes = 1;  // their passes (run --repeat) in all: baseline_runs when none repeated
+  // slowest / fastest median of a pass, over the baselines' passes or the new run's, the
+  // larger: 1 with one baseline of one pass and a new run of one pass
+  double between_runs = 1;
   double within_run = 1;       // the slower-looking run's p90 / p10
 };
 

@@ -43,8 +43,12 @@ std::string CountOf(size_t count, const std::string &noun) {
 
 std::string FormatSpreadExceeded(const PerfSpread &spread) {
   std::string text;
-  if (spread.baseline_runs > 1)
+  if (spread.baseline_passes > spread.baseline_runs)
+    text = "between runs and passes " + FormatRatio(spread.between_runs) + ", ";
+  else if (spread.baseline_runs > 1)
     text = "between " + CountOf(spread.baseline_runs, "baseline") + " " + FormatRatio(spread.between_runs) + ", ";
+  else if (spread.between_runs > 1)
+    text = "between the new run's passes " + FormatRatio(spread.between_runs) + ", ";
   return text + "within run " + FormatRatio(spread.within_run);
 }
 

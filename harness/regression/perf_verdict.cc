@@ -92,6 +92,20 @@ std::optional<TimeSpread> TimeSpreadOf(const nlohmann::json &result) {
     spread.low_ms = spread.high_ms = spread.median_ms;
     spread.source = SpreadSource::kNone;
   }
+  spread.fastest_pass_ms = spread.slowest_pass_ms = spread.median_ms;
+  if (timing != result.end() && timing->is_object()) {
+    const auto repeats = timing->find("repeat_medians_ms");
+    if (repeats != timing->end() && repeats->is_array()) {
+      size_t timed_passes = 0;  // the median's own pass among them
+      for (const nlohmann::json &pass : *repeats) {
+        if (!pass.is_number() || !std::isfinite(pass.get<double>()) || !(pass.get<double>() > 0)) continue;
+        spread.fastest_pass_ms = std::min(spread.fastest_pass_ms, pass.get<double>());
+        spread.slowest_pass_ms = std::max(spread.slowest_pass_ms, pass.get<double>());
+        ++timed_passes;
+      }
+      spread.passes = std::max<size_t>(1, timed_passes);
+    }
+  }
   // A band must hold its median, whatever rounding the report's figures went through.
   spread.low_ms = std::min(spread.low_ms, spread.median_ms);
   spread.high_ms = std::max(spread.high_ms, spread.median_ms);
@@ -103,13 +117,15 @@ BaselineTimes CombineBaselines(const std::vector<TimeSpread> &times) {
   if (times.empty()) return base;
   std::vector<double> medians;
   base.combined = times.front();
-  base.fastest_median = base.slowest_median = times.front().median_ms;
+  base.fastest_median = times.front().fastest_pass_ms;
+  base.slowest_median = times.front().slowest_pass_ms;
   for (const TimeSpread &time : times) {
     medians.push_back(time.median_ms);
     base.combined.low_ms = std::min(base.combined.low_ms, time.low_ms);
     base.combined.high_ms = std::max(base.combined.high_ms, time.high_ms);
-    base.fastest_median = std::min(base.fastest_median, time.median_ms);
-    base.slowest_median = std::max(base.slowest_median, time.median_ms);
+    base.fastest_median = std::min(base.fastest_median, time.fastest_pass_ms);
+    base.slowest_median = std::max(base.slowest_median, time.slowest_pass_ms);
+    base.passes += time.passes;
     base.widest_within_run = std::max(base.widest_within_run, WithinRun(time));
   }
   base.combined.median_ms = Quantile(medians, 0.5);
@@ -120,19 +136,21 @@ BaselineTimes CombineBaselines(const std::vector<TimeSpread> &times) {
 PerfJudgement JudgePerf(const BaselineTimes &base, const TimeSpread &next, double threshold) {
   PerfJudgement judgement;
   judgement.spread.baseline_runs = base.runs;
-  judgement.spread.between_runs = base.slowest_median / base.fastest_median;
+  judgement.spread.baseline_passes = base.passes;
+  judgement.spread.between_runs =
+      std::max(base.slowest_median / base.fastest_median, next.slowest_pass_ms / next.fastest_pass_ms);
   const double between = judgement.spread.between_runs;
   const double ratio = next.median_ms / base.combined.median_ms;
   if (ratio > 1 + threshold) {
     judgement.spread.within_run = WithinRun(next);
-    const bool beyond = next.median_ms > base.slowest_median * between &&
-                        next.median_ms - base.slowest_median >= kSmallestChangeMs &&
+    const bool beyond = next.fastest_pass_ms > base.slowest_median * between &&
+                        next.fastest_pass_ms - base.slowest_median >= kSmallestChangeMs &&
                         next.low_ms > base.combined.high_ms * judgement.spread.within_run;
     judgement.verdict = beyond ? PerfVerdict::kSlowdown : PerfVerdict::kNoise;
   } else if (ratio < 1 / (1 + threshold)) {
     judgement.spread.within_run = base.widest_within_run;
-    const bool beyond = next.median_ms < base.fastest_median / between &&
-                        base.fastest_median - next.median_ms >= kSmallestChangeMs &&
+    const bool beyond = next.slowest_pass_ms < base.fastest_median / between &&
+                        base.fastest_median - next.slowest_pass_ms >= kSmallestChangeMs &&
                         next.high_ms * judgement.spread.within_run < base.combined.low_ms;
     judgement.verdict = beyond ? PerfVerdict::kSpeedup : PerfVerdict::kNoise;
   }

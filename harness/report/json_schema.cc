@@ -12,7 +12,8 @@ using nlohmann::json;
 const std::set<std::string> kAnnotations = {"$schema", "$id",     "title",   "description",
                                             "$comment", "default", "examples", "definitions"};
 const std::set<std::string> kKeywords = {"type", "required", "properties", "additionalProperties", "items",
-                                         "enum", "const",    "pattern",    "minimum",              "$ref"};
+                                         "enum", "const",    "pattern",    "minimum",              "minItems",
+                                         "$ref"};
 const std::set<std::string> kTypes = {"null", "boolean", "object", "array", "number", "string", "integer"};
 
 constexpr int kMaxDepth = 64;  // a $ref cycle must not recurse forever
@@ -130,6 +131,8 @@ void JsonSchemaValidator::CheckSchema(const json &schema, const std::string &whe
       }
     } else if (key == "minimum") {
       if (!value.is_number()) throw std::invalid_argument(at + ": must be a number");
+    } else if (key == "minItems") {
+      if (!value.is_number_unsigned()) throw std::invalid_argument(at + ": must be a non-negative integer");
     } else if (key == "$ref") {
       if (!value.is_string()) throw std::invalid_argument(at + ": must be a string");
       Resolve(value.get<std::string>());
@@ -194,6 +197,11 @@ void JsonSchemaValidator::ValidateNode(const json &schema, const json &value, co
   if (auto minimum = schema.find("minimum"); minimum != schema.end() && value.is_number()) {
     if (value.get<double>() < minimum->get<double>())
       violate(Short(value) + " is less than the minimum " + Short(*minimum));
+  }
+  if (auto min_items = schema.find("minItems"); min_items != schema.end() && value.is_array()) {
+    if (value.size() < min_items->get<size_t>())
+      violate("an array of " + std::to_string(value.size()) + " item(s), fewer than the " +
+              std::to_string(min_items->get<size_t>()) + " required");
   }
   if (value.is_object()) {
     if (auto required = schema.find("required"); required != schema.end()) {

@@ -2,9 +2,10 @@
 # End to end: two perf runs of an Add on the reference backend must compare as no regression;
 # a run through the fault wrapper with `slow_elementwise` (Add does its work 10 times over)
 # must compare as a slowdown, exit 1.
-# usage: detects_slowdown.sh INFINICTS REFERENCE_LIB_DIR FAULT_LIB_DIR WORK_DIR
+# usage: detects_slowdown.sh INFINICTS REFERENCE_LIB_DIR FAULT_LIB_DIR WORK_DIR [REPEAT [THRESHOLD]]
+# (REPEAT > 1 makes every run `run --repeat REPEAT`; THRESHOLD defaults to 2.2, see below.)
 set -u
-infinicts=$1 reference=$2 fault=$3 work=$4
+infinicts=$1 reference=$2 fault=$3 work=$4 repeat=${5:-1}
 # The largest residual add of the quick profile (0.5 ms on the CPU reference from memory,
 # 0.16 ms when its 24 MiB stay in L3): the smaller ones take microseconds, where two
 # identical runs can differ 3x on a busy machine.
@@ -13,7 +14,7 @@ filter='op.add.perf/*/tokens_512/*'
 # 2026-11-30, between those two speeds); the fault makes Add 10x slower. A threshold of 2.2
 # (a slowdown is over 3.2x, bands apart) sits between the two with a margin of about 3x on
 # either side, and the attempts below cover the rarer pair that strays further.
-threshold=2.2
+threshold=${6:-2.2}
 
 fail() {
   echo "detects_slowdown: FAIL: $1" >&2
@@ -24,11 +25,11 @@ rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
 
 cases=$("$infinicts" list --suite op --mode perf --filter "$filter" | grep -c '^op\.add\.perf/')
 [ "$cases" -gt 0 ] || fail "no case matches $filter (infinicts list --suite op --mode perf)"
-echo "detects_slowdown: $cases cases match $filter"
+echo "detects_slowdown: $cases cases match $filter; --repeat $repeat, threshold $threshold"
 
 perf_run() {  # OUT BACKEND
   "$infinicts" run --backend "$2" --device cpu --suite op --mode perf --filter "$filter" \
-    --perf-budget-ms 20 --quiet --out "$1" > "$1.log" 2>&1 ||
+    --perf-budget-ms 20 --repeat "$repeat" --quiet --out "$1" > "$1.log" 2>&1 ||
     { cat "$1.log" >&2; fail "infinicts run --backend $2 exited $?"; }
 }
 

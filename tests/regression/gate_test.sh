@@ -43,6 +43,13 @@ expect_exit 0 "$work/pass.log" bash "$gate" --backend "$reference" --device cpu 
 grep -q 'No regression' "$work/pass/new.md" || fail "the Markdown of a passing gate says no 'No regression'"
 grep -q 'No regression' "$GITHUB_STEP_SUMMARY" || fail "the Markdown was not appended to GITHUB_STEP_SUMMARY"
 
+# Two baselines: both reach the comparison.
+cp "$work/baseline.json" "$work/baseline2.json"
+expect_exit 0 "$work/two.log" bash "$gate" --backend "$reference" --device cpu --baseline "$work/baseline.json" \
+  --baseline "$work/baseline2.json" --suite rt --filter "$filter" --out "$work/two/new.json" --infinicts "$infinicts"
+grep -q "compare $work/baseline.json $work/baseline2.json $work/two/new.json" "$work/two.log" ||
+  fail "the comparison was not given both baselines"
+
 # The same cases through the fault wrapper: d2h copies short by one byte fail.
 INFINICTS_FAULT=d2h_short_by_one INFINICTS_FAULT_TARGET="$reference" \
   expect_exit 1 "$work/fail.log" bash "$gate" --backend "$fault" --device cpu --baseline "$work/baseline.json" \
@@ -51,7 +58,7 @@ INFINICTS_FAULT=d2h_short_by_one INFINICTS_FAULT_TARGET="$reference" \
 grep -q 'newly failing  rt\.memory\.conformance/memcpy/d2h/' "$work/fail.log" || fail "no newly failing case named"
 grep -q 'FAILED: regression against' "$work/fail.log" || fail "the gate did not say it failed on a regression"
 grep -q 'Newly failing' "$work/fail/summary.md" || fail "--md has no newly failing table"
-[ "$(grep -c '^# infinicts compare' "$GITHUB_STEP_SUMMARY")" -eq 2 ] || fail "the second summary was not appended"
+[ "$(grep -c '^# infinicts compare' "$GITHUB_STEP_SUMMARY")" -eq 3 ] || fail "the later summaries were not appended"
 # A device type the backend has none of: the run refuses (exit 2), and with --allow-no-device
 # it skips every case, which the gate must fail all the same.
 expect_exit 2 "$work/nodevice.log" bash "$gate" --backend "$reference" --device nvidia --baseline "$work/baseline.json" \

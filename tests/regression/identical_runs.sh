@@ -3,10 +3,12 @@
 # regression every time. BASELINES runs are made first; then each of ten new runs is
 # compared with all of them (`infinicts compare BASE1.json … NEW.json`). Every false
 # regression is counted and the test fails if there is one.
-# usage: identical_runs.sh INFINICTS REFERENCE_LIB_DIR WORK_DIR [BASELINES]
-# (BASELINES defaults to 3; 1 gives the single-baseline form `compare BASE.json NEW.json`.)
+# usage: identical_runs.sh INFINICTS REFERENCE_LIB_DIR WORK_DIR [BASELINES [REPEAT [THRESHOLD]]]
+# (BASELINES defaults to 3; 1 gives the single-baseline form `compare BASE.json NEW.json`.
+# REPEAT > 1 makes every run, baselines and new ones, `run --repeat REPEAT`. THRESHOLD
+# defaults to 3, see below.)
 set -u
-infinicts=$1 reference=$2 work=$3 baselines=${4:-3}
+infinicts=$1 reference=$2 work=$3 baselines=${4:-3} repeat=${5:-1}
 # Memory-bound (Add and RmsNorm from one token to 512, device-to-device copies from 4 KiB,
 # cache-sized, to 16 MiB), compute (two Gemm shapes) and a row reduction (Softmax of one
 # token), tiny to 10 ms. The qkv Gemm of 16 tokens (200 MB of weights, 35 to 140 ms for each
@@ -20,7 +22,7 @@ filter+=',rt.memory.perf/memcpy_bandwidth/d2d/bytes_16777216'
 # the threshold can hold it. A ratio of 4 holds it and leaves a 10x slowdown 2.5x clear
 # (detects_slowdown.sh catches the 10x Add at 2.2). Three baselines: on 36 perf runs made
 # here, two gave 2 false regressions in 2670 comparisons at this threshold, three none in 7440.
-threshold=3
+threshold=${6:-3}
 new_runs=10
 
 fail() {
@@ -31,11 +33,11 @@ fail() {
 rm -rf "$work" && mkdir -p "$work" || fail "cannot make $work"
 cases=$("$infinicts" list --suite op,rt --mode perf --filter "$filter" | grep -c '\.perf/')
 [ "$cases" -ge 10 ] || fail "only $cases cases match $filter"
-echo "identical_runs: $cases cases, $baselines baseline run(s), $new_runs new runs, threshold $threshold"
+echo "identical_runs: $cases cases, $baselines baseline run(s), $new_runs new runs, --repeat $repeat, threshold $threshold"
 
 perf_run() {  # OUT
   "$infinicts" run --backend "$reference" --device cpu --suite op,rt --mode perf --filter "$filter" \
-    --perf-budget-ms 20 --quiet --out "$1" > "$1.log" 2>&1 ||
+    --perf-budget-ms 20 --repeat "$repeat" --quiet --out "$1" > "$1.log" 2>&1 ||
     { cat "$1.log" >&2; fail "infinicts run exited $?"; }
 }
 

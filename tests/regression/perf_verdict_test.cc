@@ -177,6 +177,51 @@ TEST(MultiBaseline, ABaselineWithoutTheCaseAddsNoSpread) {
   EXPECT_EQ(change.verdict, PerfVerdict::kSlowdown);
 }
 
+// kCase's result in `report` with timing.repeat_medians_ms: as `run --repeat` writes it.
+nlohmann::json WithPasses(const SyntheticReport &report, const std::vector<double> &pass_medians) {
+  nlohmann::json json = report.json();
+  json["results"][0]["timing"] = {{"method", "host_clock"}, {"warmup_iterations", 1},
+                                  {"samples_ms", nlohmann::json::array()}, {"repeat_medians_ms", pass_medians}};
+  return json;
+}
+
+Comparison CompareJsons(const nlohmann::json &base, const nlohmann::json &next, double threshold = 0.05) {
+  return CompareReports(base, next, {"base.json", "new.json", threshold});
+}
+
+TEST(RepeatedPasses, TheSpreadBetweenABaselinesPassesHoldsAMovedMedian) {
+  // One baseline whose three passes took 1.0, 1.6 and 1.2 ms, each tight: the machine moves
+  // the case by 1.6x from pass to pass. A new run at 1.5 ms, tight, is within that.
+  const SyntheticReport base = SyntheticReport().PerfPercentiles(kCase, 1.2, 1.19, 1.21);
+  const SyntheticReport next = SyntheticReport().PerfPercentiles(kCase, 1.5, 1.49, 1.51);
+  const Comparison repeated = CompareJsons(WithPasses(base, {1.0, 1.6, 1.2}), next.json());
+  ASSERT_EQ(repeated.perf.size(), 1u);
+  EXPECT_EQ(repeated.perf.front().verdict, PerfVerdict::kNoise);
+  EXPECT_NEAR(repeated.perf.front().spread.between_runs, 1.6, 1e-9);
+  EXPECT_EQ(repeated.perf.front().spread.baseline_passes, 3u);
+  // The same baseline without its passes: a slowdown.
+  EXPECT_EQ(Judge(base, next).verdict, PerfVerdict::kSlowdown);
+  // A 3x slowdown is beyond the passes' spread.
+  const Comparison slow =
+      CompareJsons(WithPasses(base, {1.0, 1.6, 1.2}), SyntheticReport().PerfPercentiles(kCase, 3.6, 3.59, 3.61).json());
+  EXPECT_EQ(slow.perf.front().verdict, PerfVerdict::kSlowdown);
+}
+
+TEST(RepeatedPasses, ANewRunIsJudgedByItsFastestPass) {
+  // The new run's median pass is 2x the baseline, but one of its passes ran at the
+  // baseline's time: the run could be that fast, so it is noise, not a slowdown.
+  const SyntheticReport base = SyntheticReport().PerfPercentiles(kCase, 1.0, 0.99, 1.01);
+  const SyntheticReport next = SyntheticReport().PerfPercentiles(kCase, 2.0, 1.99, 2.01);
+  EXPECT_EQ(CompareJsons(base.json(), WithPasses(next, {2.0, 1.0, 2.1})).perf.front().verdict, PerfVerdict::kNoise);
+  // Every pass twice as slow: a slowdown.
+  const Comparison slow = CompareJsons(base.json(), WithPasses(next, {2.0, 1.95, 2.1}));
+  EXPECT_EQ(slow.perf.front().verdict, PerfVerdict::kSlowdown);
+  // And, swapped, a speedup judged by the slowest pass.
+  EXPECT_EQ(CompareJsons(WithPasses(next, {2.0, 1.95, 2.1}), base.json()).perf.front().verdict,
+            PerfVerdict::kSpeedup);
+  EXPECT_EQ(CompareJsons(next.json(), WithPasses(base, {1.0, 2.0, 0.99})).perf.front().verdict, PerfVerdict::kNoise);
+}
+
 TEST(SingleBaseline, ARunWideWithinItselfIsNotASlowdownOnNoiseAlone) {
   // The new run's samples spread 0.15 to 2 ms (a descheduled thread, a busy core), its
   // median 0.25 ms. Its p10 is 2x the baseline's p90, but the run is 13x wide within

@@ -29,6 +29,7 @@ TEST(JsonSchema, ChecksEachKeywordAndNamesThePlace) {
       "kind": {"enum": ["a", "b"]},
       "version": {"const": 1},
       "tags": {"type": "array", "items": {"$ref": "#/definitions/tag"}},
+      "pair": {"type": "array", "minItems": 2},
       "a/b": {"type": "null"},
       "extra": {"type": "object", "additionalProperties": {"type": ["number", "null"]}}
     },
@@ -51,6 +52,9 @@ TEST(JsonSchema, ChecksEachKeywordAndNamesThePlace) {
             (std::vector<std::string>{"/a~1b", "/more"}));
   EXPECT_EQ(Pointers(validator.Validate(json::parse(R"({"name": "a", "count": 1, "extra": {"x": "1"}})"))),
             std::vector<std::string>{"/extra/x"});
+  EXPECT_EQ(Pointers(validator.Validate(json::parse(R"({"name": "a", "count": 1, "pair": [1]})"))),
+            std::vector<std::string>{"/pair"});
+  EXPECT_TRUE(validator.Validate(json::parse(R"({"name": "a", "count": 1, "pair": [1, 2]})")).empty());
   EXPECT_EQ(Pointers(validator.Validate(json::parse("[]"))), std::vector<std::string>{""});
 }
 
@@ -60,6 +64,7 @@ TEST(JsonSchema, RefusesKeywordsItDoesNotImplement) {
   EXPECT_THROW(JsonSchemaValidator(json::parse(R"({"$ref": "#/definitions/none"})")), std::invalid_argument);
   EXPECT_THROW(JsonSchemaValidator(json::parse(R"({"pattern": "("})")), std::invalid_argument);
   EXPECT_THROW(JsonSchemaValidator(json::parse(R"({"type": "text"})")), std::invalid_argument);
+  EXPECT_THROW(JsonSchemaValidator(json::parse(R"({"minItems": -1})")), std::invalid_argument);
 }
 
 TEST(ReportSchema, EmbeddedTextIsTheSchemaFile) {
