@@ -2,9 +2,11 @@
 # that the page's script saw every chart drawn (non-zero box, marks counted), that the
 # expected charts are there, that the table of contents and the matrix cells link to
 # ids the page has, that the case filter in the URL fragment (#status=fail, a matrix
-# cell's own filter) leaves only the matching case rows shown, and that a screenshot is
-# a real picture.
+# cell's own filter) leaves only the matching case rows shown, that a reader's clicks on
+# legends, the filter form and a matrix cell do what they say (page_driver.html), and that a
+# screenshot is a real picture.
 # Inputs: -DCLI=infinicts -DFIXTURE=report.json [-DBENCHMARK=gb.json] -DWORK=dir -DCHARTS=id,id,…
+#         [-DLEGEND_CHARTS=N: at least N charts with legends that toggle series; default 1]
 cmake_minimum_required(VERSION 3.16)
 
 find_program(CHROMIUM NAMES chromium chromium-browser PATHS /usr/bin NO_CACHE)
@@ -120,17 +122,17 @@ check_links("table of contents" "${toc}" "${dom}" 8)
 # The matrix links and the filter, on a report that has the status matrix (the render fixture:
 # a perf-only report of the CPU reference has neither failures nor that chart).
 if("status-matrix" IN_LIST charts)
-string(REGEX MATCH "id=\"chart-status-matrix\".*</figure>" matrix_and_after "${dom}")
-string(FIND "${matrix_and_after}" "</figure>" matrix_end)
-string(SUBSTRING "${matrix_and_after}" 0 ${matrix_end} matrix)
-check_links("status matrix cells" "${matrix}" "${dom}" 6)
-# Without a fragment every case is shown.
-string(REGEX MATCH "data-cases-shown=\"([0-9]+)\"" all_shown "${dom}")
-set(shown_count "${CMAKE_MATCH_1}")
-string(REGEX MATCHALL "<tr id=\"case-[0-9]+\"" all_rows "${dom}")
-list(LENGTH all_rows row_count)
-if(NOT all_shown OR NOT shown_count EQUAL row_count OR row_count LESS 100)
-  message(FATAL_ERROR "without a filter ${shown_count} of ${row_count} case rows are shown")
+  string(REGEX MATCH "id=\"chart-status-matrix\".*</figure>" matrix_and_after "${dom}")
+  string(FIND "${matrix_and_after}" "</figure>" matrix_end)
+  string(SUBSTRING "${matrix_and_after}" 0 ${matrix_end} matrix)
+  check_links("status matrix cells" "${matrix}" "${dom}" 6)
+  # Without a fragment every case is shown.
+  string(REGEX MATCH "data-cases-shown=\"([0-9]+)\"" all_shown "${dom}")
+  set(shown_count "${CMAKE_MATCH_1}")
+  string(REGEX MATCHALL "<tr id=\"case-[0-9]+\"" all_rows "${dom}")
+  list(LENGTH all_rows row_count)
+  if(NOT all_shown OR NOT shown_count EQUAL row_count OR row_count LESS 100)
+    message(FATAL_ERROR "without a filter ${shown_count} of ${row_count} case rows are shown")
 endif()
 
 # The filter: from the address, as a reader's link or bookmark gives it, and a matrix cell's own.
@@ -143,6 +145,37 @@ if(NOT cell)
 endif()
 string(REPLACE "&amp;" "&" cell_filter "${CMAKE_MATCH_1}")
 check_filter("${cell_filter}" "data-subject=\"op.gemm\" data-mode=\"(conformance|accuracy)\" data-dtype=\"bf16\"")
+endif()
+
+# A reader's clicks, from outside the page: page_driver.html loads the report in a frame,
+# clicks every legend entry, changes the filter form and follows a matrix cell (on a report
+# with the matrix), and writes what it saw into its own <body>.
+set(driver_parts legends)
+if("status-matrix" IN_LIST charts)
+  list(APPEND driver_parts filter matrix)
+endif()
+string(REPLACE ";" "," driver_parts "${driver_parts}")
+if(NOT LEGEND_CHARTS)
+  set(LEGEND_CHARTS 1)
+endif()
+set(driver_flags ${flags} --allow-file-access-from-files)
+execute_process(COMMAND ${CHROMIUM} ${driver_flags} --dump-dom
+                  "file://${CMAKE_CURRENT_LIST_DIR}/page_driver.html?report=file://${html}&parts=${driver_parts}&legend_charts=${LEGEND_CHARTS}"
+                OUTPUT_VARIABLE driven ERROR_VARIABLE chromium_log RESULT_VARIABLE drove TIMEOUT 120)
+if(NOT drove EQUAL 0)
+  message(FATAL_ERROR "chromium --dump-dom of the page driver failed (${drove}): ${chromium_log}")
+endif()
+# A CMake list splits at ';': the checks' text may hold an escaped '&'.
+string(REPLACE "&amp;" "&" driven "${driven}")
+string(REPLACE ";" "," driven "${driven}")
+string(REGEX MATCHALL "<li>[^<]*</li>" driver_checks "${driven}")
+foreach(driver_check ${driver_checks})
+  string(REGEX REPLACE "</?li>" "" driver_check "${driver_check}")
+  message(STATUS "driver: ${driver_check}")
+endforeach()
+string(REGEX MATCH "data-driver=\"([a-z]+)\"" driver_verdict "${driven}")
+if(NOT CMAKE_MATCH_1 STREQUAL "pass")
+  message(FATAL_ERROR "the page driver (${driver_parts}) says '${CMAKE_MATCH_1}': see the failed checks above")
 endif()
 
 set(png ${WORK}/report.png)
