@@ -1,36 +1,127 @@
 #!/usr/bin/env bash
-# dry_run.sh SOURCE_DIR BUILD_DIR WORK_DIR: packs BUILD_DIR with ci/gpu_check.sh, runs the check
-# unpacked under WORK_DIR on this machine (no NVIDIA device), and checks that it failed for that
-# reason, with its log and the devices step's log readable in the reports folder.
+# dry_run.sh SOURCE_DIR BUILD_DIR WORK_DIR: packs BUILD_DIR with ci/gpu_check.sh, then runs the
+# check here (no NVIDIA device) against a fake tree laid out like the GPU machine's image
+# (README.md, "The GPU check"): CUDA 13 in /usr/local/cuda, cuDNN and NCCL only as the NVIDIA
+# wheels of a venv's Python under /opt, no xz. This machine's own libraries stand in, linked
+# under those paths. Three runs:
+#   1. every step: it must find every library under the image, resolve every step's command,
+#      and end at the devices step with "no NVIDIA device" as its only failure;
+#   2. every step but devices: each later step runs (and fails, with no GPU) and still
+#      everything comes back within 8 files, every step's log in the results archive;
+#   3. the libraries step with neither tar nor gzip on PATH: Python's tarfile unpacks.
 set -uo pipefail
 source_dir=$1 build_dir=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
 problems=0
 problem() { echo "FAIL: $*"; problems=$((problems + 1)); }
+check=$source_dir/ci/gpu_check.sh
 
-if ! GPU_CHECK_BUILD=$build_dir GPU_BUNDLE_DIR=$work/bundle bash "$source_dir/ci/gpu_check.sh" pack --no-build \
-     >"$work/pack.log" 2>&1; then
+if ! GPU_CHECK_BUILD=$build_dir GPU_BUNDLE_DIR=$work/bundle bash "$check" pack --no-build >"$work/pack.log" 2>&1; then
   cat "$work/pack.log"
   echo "FAIL: ci/gpu_check.sh pack --no-build failed"
   exit 1
 fi
 tail -1 "$work/pack.log"
 
-status=0
-OUT=$work/out GPU_CHECK_ROOT=$work/root GPU_BUNDLE_DIR=$work/bundle timeout 300 \
-  bash "$source_dir/ci/gpu_check.sh" run >"$work/run.log" 2>&1 || status=$?
-cat "$work/run.log"
-[ "$status" -eq 1 ] || problem "the check exited $status, not 1"
-log=$work/out/gpu-check.log
-[ -s "$log" ] || problem "no log at $log"
-grep -q "gpu_check: no NVIDIA device" "$log" || problem "the log does not say 'no NVIDIA device'"
-grep -q "gpu_check: FAILED: devices" "$log" || problem "the log does not end with the devices step's failure"
-grep -q "every step passed" "$log" && problem "the log says every step passed"
-ls "$work"/out/*-devices.log >/dev/null 2>&1 || problem "no devices step log in $work/out"
-grep -q "infinicts: the backend has no nvidia device\|backend: " "$work"/out/*-devices.log ||
-  problem "the devices step's log does not give the backend's answer"
-# Nothing after the devices step ran: no suite report pretends to a result.
-ls "$work"/out/*.json >/dev/null 2>&1 && problem "reports were written though no device was there"
-[ "$problems" -eq 0 ] && echo "ok: the dry run failed cleanly for want of an NVIDIA device"
+# The image. This machine's CUDA libraries, wherever the loader finds them for our build.
+image=$work/image
+library_of() {  # SONAME: its path on this machine
+  LD_LIBRARY_PATH="$build_dir/lib" ldd "$build_dir"/lib/libinfini*.so | awk -v n="$1" '$1 == n {print $3; exit}'
+}
+mkdir -p "$image/usr/local/cuda/lib64" "$image/usr/bin"
+for soname in libcudart.so.13 libcublas.so.13 libcublasLt.so.13; do
+  path=$(library_of "$soname")
+  [ -n "$path" ] || { echo "FAIL: this machine has no $soname for the fake image"; exit 1; }
+  ln -s "$path" "$image/usr/local/cuda/lib64/$soname"
+done
+python=$(readlink -f "$(command -v python3)")
+version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+venv=$image/opt/torch/.venv
+site=$venv/lib/python$version/site-packages
+mkdir -p "$venv/bin" "$site/nvidia/cudnn/lib" "$site/nvidia/nccl/lib" "$site/nvidia/cublas/include"
+ln -s "$python" "$venv/bin/python3"
+printf 'home = %s\ninclude-system-site-packages = false\nversion = %s\n' "$(dirname "$python")" "$version" >"$venv/pyvenv.cfg"
+touch "$site/nvidia/cudnn/__init__.py" "$site/nvidia/nccl/__init__.py"
+for soname in libcudnn.so.9 libnccl.so.2; do
+  path=$(library_of "$soname")
+  [ -n "$path" ] || { echo "FAIL: this machine has no $soname for the fake image"; exit 1; }
+  case $soname in libcudnn*) wheel=cudnn ;; *) wheel=nccl ;; esac
+  ln -s "$path" "$site/nvidia/$wheel/lib/$soname"
+done
+# A PATH of this machine's commands less some: `without xz` and `without tar gzip`.
+path_without() {  # FOLDER COMMAND...: FOLDER holds links to every command on PATH but those
+  local folder=$1 dir file name
+  shift
+  mkdir -p "$folder"
+  for dir in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+    [ -d "$dir" ] || continue
+    for file in "$dir"/*; do
+      name=$(basename "$file")
+      case " $* " in *" $name "*) continue ;; esac
+      [ -e "$folder/$name" ] || ln -s "$file" "$folder/$name"
+    done
+  done
+}
+path_without "$work/path-no-xz" xz unxz xzcat lzma unlzma
+path_without "$work/path-no-tar" xz unxz xzcat lzma unlzma tar gzip gunzip zcat
+
+run_check() {  # NAME PATH STEP...: a run of the check, its status in $status
+  local name=$1 path=$2
+  shift 2
+  status=0
+  env PATH="$path" OUT="$work/$name/out" GPU_CHECK_ROOT="$work/$name/root" GPU_CHECK_SYSROOT="$image" \
+    GPU_BUNDLE_DIR="$work/bundle" TMPDIR="$work/$name" timeout 300 bash "$check" run "$@" >"$work/$name.log" 2>&1 ||
+    status=$?
+  echo "---- $name: exit $status"
+  cat "$work/$name.log"
+}
+within_eight_files() {  # NAME
+  local count
+  count=$(find "$work/$1/out" -type f | wc -l)
+  [ "$count" -le 8 ] || problem "$1: $count files in \$OUT, the machine brings back 8"
+  [ "$(find "$work/$1/out" -mindepth 2 -type f | wc -l)" -eq 0 ] || problem "$1: files in folders below \$OUT"
+}
+mkdir -p "$work/full" "$work/later" "$work/python"
+
+# 1. Every step, on the image without xz.
+run_check full "$work/path-no-xz"
+log=$work/full/out/gpu-check.log
+[ "$status" -eq 1 ] || problem "full: the check exited $status, not 1"
+[ -s "$log" ] || problem "full: no log at $log"
+for soname in libcudart.so.13 libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libnccl.so.2; do
+  grep -q "^$soname $image/" "$log" || problem "full: $soname was not found under the image"
+done
+grep -q "^libcudnn.so.9 $site/nvidia/cudnn/lib/libcudnn.so.9$" "$log" || problem "full: cuDNN not found in the venv's wheel"
+grep -q "every step's command resolved" "$log" || problem "full: the steps' commands were not all resolved"
+grep -q "gpu_check: no NVIDIA device" "$log" || problem "full: the log does not say 'no NVIDIA device'"
+[ "$(tail -1 "$log")" = "gpu_check: FAILED: devices" ] ||
+  problem "full: the log does not end with the devices step as the only failure: '$(tail -1 "$log")'"
+grep -q "every step passed" "$log" && problem "full: the log says every step passed"
+within_eight_files full
+tar -tzf "$work/full/out/gpu-check-results.tar.gz" | grep -q -- '-devices.log$' || problem "full: no devices log in the results"
+tar -tzf "$work/full/out/gpu-check-results.tar.gz" | grep -q '\.json$' && problem "full: reports though no device was there"
+
+# 2. Every step after devices: each runs, and everything still comes back.
+run_check later "$work/path-no-xz" libraries tests suites perf speed ccl
+log=$work/later/out/gpu-check.log
+[ "$status" -eq 1 ] || problem "later: the check exited $status, not 1"
+within_eight_files later
+results=$(tar -tzf "$work/later/out/gpu-check-results.tar.gz" 2>/dev/null)
+for name in libraries tests suites perf speed ccl; do
+  echo "$results" | grep -q -- "-$name.log$" || problem "later: no $name log in the results"
+done
+grep -q -- '-- test reference_cuda.host_logic: exit status' "$log" || problem "later: the host logic test did not run"
+grep -q 'not run: the step' "$log" && problem "later: a GPU test was not run"
+grep -q 'FAILED: .*commands' "$log" && problem "later: a command was missing"
+tail -1 "$log" | grep -q '^gpu_check: FAILED: ' || problem "later: the log does not end with the failures"
+
+# 3. Neither tar nor gzip: Python's tarfile unpacks, and the libraries step passes.
+run_check python "$work/path-no-tar" libraries
+log=$work/python/out/gpu-check.log
+[ "$status" -eq 0 ] || problem "python: the check exited $status, not 0"
+grep -q "unpacking with .*tarfile" "$log" || problem "python: the bundle was not unpacked with Python"
+within_eight_files python
+
+[ "$problems" -eq 0 ] && echo "ok: the dry run found the image's libraries, brought everything back, and failed only for want of an NVIDIA device"
 exit $((problems > 0))
