@@ -1,21 +1,9 @@
 // The CUDA runtime: devices.
-#include <cstdlib>
-
 #include "cuda/cuda_status.h"
 #include "cuda/runtime.h"
 
 namespace infinicts::ref::cuda {
 namespace {
-
-// Every module loaded when the CUDA context is made, not lazily at a kernel's first
-// launch: a lazy load needs the device idle enough to take the new module, and NCCL
-// kernels that wait for their peers can keep it busy for ever (a hang with several GPUs
-// driven by one thread). Set when this library is loaded, before any CUDA call of ours;
-// a value the user set stays.
-[[maybe_unused]] const bool modules_load_eagerly = [] {
-  setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
-  return true;
-}();
 
 // Never fails: no driver, no device or any other error counts as no device. The count is
 // fixed for the process (CUDA reads CUDA_VISIBLE_DEVICES once).
