@@ -33,8 +33,29 @@ TEST(RearrangePathChoice, ContiguousBothSidesIsOneCopy) {
 TEST(RearrangePathChoice, InPlaceWithOneLayoutDoesNothingAndEmptyTensorsToo) {
   EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {16, 1}, {16, 1}), 4, true, kMaxPitch), RearrangePath::kNothing);
   EXPECT_EQ(ChooseRearrangePath(Layout({0, 8}, {8, 1}, {16, 1}), 4, false, kMaxPitch), RearrangePath::kNothing);
-  // The same address with two layouts still has to move elements.
-  EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {16, 1}, {8, 2}), 4, true, kMaxPitch), RearrangePath::kStridedKernel);
+  // The same address with two layouts still has to move elements, from a copy: the kernel's
+  // threads would read elements others already wrote.
+  EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {16, 1}, {8, 2}), 4, true, kMaxPitch), RearrangePath::kStagedCopy);
+}
+
+TEST(RearrangePathChoice, OverlappingRangesAreCopiedAsideFirst) {
+  using infinicts::ref::op::cuda::OperandsOverlap;
+  const StridedOperands<2> contiguous = Layout({4, 8}, {8, 1}, {8, 1});
+  // 32 F32 elements are 128 bytes: a destination one element on overlaps, one 128 bytes on does not.
+  EXPECT_TRUE(OperandsOverlap(contiguous, 4, 0x1004, 0x1000));
+  EXPECT_TRUE(OperandsOverlap(contiguous, 4, 0x1000, 0x107c));
+  EXPECT_FALSE(OperandsOverlap(contiguous, 4, 0x1080, 0x1000));
+  EXPECT_FALSE(OperandsOverlap(contiguous, 4, 0x1000, 0x1080));
+  EXPECT_EQ(ChooseRearrangePath(contiguous, 4, false, kMaxPitch, OperandsOverlap(contiguous, 4, 0x1004, 0x1000)),
+            RearrangePath::kStagedCopy);
+  EXPECT_EQ(ChooseRearrangePath(contiguous, 4, false, kMaxPitch, OperandsOverlap(contiguous, 4, 0x1080, 0x1000)),
+            RearrangePath::kContiguousCopy);
+  // Padded rows: the span runs from the first element to the last one's end, padding inside.
+  const StridedOperands<2> padded = Layout({4, 8}, {16, 1}, {8, 1});
+  EXPECT_TRUE(OperandsOverlap(padded, 4, 0x1000, 0x1000 + (3 * 16 + 7) * 4));
+  EXPECT_FALSE(OperandsOverlap(padded, 4, 0x1000, 0x1000 + (3 * 16 + 8) * 4));
+  // Nothing to copy overlaps nothing.
+  EXPECT_FALSE(OperandsOverlap(Layout({0, 8}, {8, 1}, {8, 1}), 4, 0x1000, 0x1000));
 }
 
 TEST(RearrangePathChoice, PaddedRowsArePitchedWithinTheDevicesLimit) {

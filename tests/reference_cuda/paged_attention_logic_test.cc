@@ -262,5 +262,20 @@ TEST(PagedAttentionLogic, OnlineSoftmaxMatchesTheMaxSubtractedOneAndKeepsItsEdge
   EXPECT_TRUE(std::isnan(run.sum));
 }
 
+TEST(PagedAttentionLogic, TheLaunchOptsInWhenStaticAndDynamicSharedMemoryPassTheDefault) {
+  // Head and value sizes whose dynamic part alone sits just under 48 KB.
+  op::PagedAttentionGeometry g{};
+  g.head_size = g.value_size = op::kDefaultSharedBytesPerBlock / sizeof(float) / (1 + op::kPagedAttentionWarps) - 1;
+  const size_t dynamic = op::PagedAttentionSharedBytes(g);
+  ASSERT_LT(dynamic, op::kDefaultSharedBytesPerBlock);
+  // The kernel's own __shared__ state (the row's fate, one softmax per warp) tips it over.
+  const size_t static_bytes = sizeof(op::QueryRow) + op::kPagedAttentionWarps * sizeof(op::RunningSoftmax);
+  ASSERT_GT(static_bytes + dynamic, op::kDefaultSharedBytesPerBlock);
+  EXPECT_TRUE(op::NeedsSharedMemoryOptIn(static_bytes, dynamic));
+  EXPECT_FALSE(op::NeedsSharedMemoryOptIn(0, dynamic));
+  EXPECT_FALSE(op::NeedsSharedMemoryOptIn(op::kDefaultSharedBytesPerBlock - dynamic, dynamic));
+  EXPECT_TRUE(op::NeedsSharedMemoryOptIn(op::kDefaultSharedBytesPerBlock - dynamic + 1, dynamic));
+}
+
 }  // namespace
 }  // namespace reference_cuda_test

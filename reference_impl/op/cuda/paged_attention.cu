@@ -95,9 +95,12 @@ infiniStatus_t Run(const PagedAttentionGeometry &g, void *out, const void *q, co
   const uint64_t items = static_cast<uint64_t>(g.rows * g.heads);
   if (items == 0) return INFINI_STATUS_SUCCESS;
   const size_t shared_bytes = PagedAttentionSharedBytes(g);
-  // Past the default 48 KB a kernel must opt in (head or value sizes in the thousands).
-  constexpr size_t kDefaultSharedLimit = 48 * 1024;
-  if (shared_bytes > kDefaultSharedLimit) {
+  // Past the default 48 KB, its own static shared memory included, a kernel must opt in (head
+  // or value sizes in the thousands).
+  cudaFuncAttributes attributes{};
+  const cudaError_t queried = cudaFuncGetAttributes(&attributes, PagedAttentionKernel<T>);
+  if (queried != cudaSuccess) return ToStatus(queried);
+  if (NeedsSharedMemoryOptIn(attributes.sharedSizeBytes, shared_bytes)) {
     const cudaError_t error = cudaFuncSetAttribute(PagedAttentionKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                    static_cast<int>(shared_bytes));
     if (error != cudaSuccess) return ToStatus(error);

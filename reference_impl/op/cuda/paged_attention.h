@@ -158,6 +158,15 @@ inline size_t PagedAttentionSharedBytes(const PagedAttentionGeometry &g) {
   return static_cast<size_t>(g.head_size + kPagedAttentionWarps * g.value_size) * sizeof(float);
 }
 
+// A block may use 48 KB of shared memory unless its kernel opts in to more.
+constexpr size_t kDefaultSharedBytesPerBlock = 48 * 1024;
+
+// Whether a launch with `dynamic_bytes` of dynamic shared memory must opt in: the kernel's
+// static shared memory (cudaFuncAttributes::sharedSizeBytes) counts in the same 48 KB.
+inline bool NeedsSharedMemoryOptIn(size_t static_bytes, size_t dynamic_bytes) {
+  return static_bytes + dynamic_bytes > kDefaultSharedBytesPerBlock;
+}
+
 // dtype F16 or BF16; cum_seq_lens_q NULL for decode, alibi_slopes NULL without ALiBi.
 infiniStatus_t PagedAttention(const InfiniopDescriptor &desc, const PagedAttentionGeometry &geometry,
                               infiniDtype_t dtype, void *out, const void *q, const void *k_cache, const void *v_cache,

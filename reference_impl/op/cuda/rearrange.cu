@@ -52,25 +52,55 @@ infiniStatus_t Rearrange(const InfiniopDescriptor &desc, size_t element_size, co
   int max_pitch = 0;
   INFINIOP_RETURN_IF_ERROR(ToStatus(cudaDeviceGetAttribute(&max_pitch, cudaDevAttrMaxPitch, scope.device())));
   const cudaStream_t s = scope.stream();
-  switch (ChooseRearrangePath(layout, element_size, dst == src, static_cast<size_t>(max_pitch))) {
+  const auto src_address = reinterpret_cast<uintptr_t>(src);
+  const size_t pitch_limit = static_cast<size_t>(max_pitch);
+  RearrangePath path =
+      ChooseRearrangePath(layout, element_size, dst == src, pitch_limit,
+                          OperandsOverlap(layout, element_size, reinterpret_cast<uintptr_t>(dst), src_address));
+  void *staging = nullptr;
+  if (path == RearrangePath::kStagedCopy) {
+    // The source's bytes go aside first, in stream order; the copy from there meets nothing.
+    const ByteSpan span = SpanOf(layout, 1, element_size, src_address);
+    const size_t bytes = span.high - span.low;
+    INFINIOP_RETURN_IF_ERROR(ToStatus(cudaMallocAsync(&staging, bytes, s)));
+    const infiniStatus_t copied =
+        ToStatus(cudaMemcpyAsync(staging, reinterpret_cast<const void *>(span.low), bytes, cudaMemcpyDeviceToDevice, s));
+    if (copied != INFINI_STATUS_SUCCESS) {
+      cudaFreeAsync(staging, s);
+      return copied;
+    }
+    src = static_cast<const char *>(staging) + (src_address - span.low);
+    path = ChooseRearrangePath(layout, element_size, false, pitch_limit, false);
+  }
+  infiniStatus_t status = INFINI_STATUS_SUCCESS;
+  switch (path) {
     case RearrangePath::kNothing:
-      return INFINI_STATUS_SUCCESS;
+    case RearrangePath::kStagedCopy:  // chosen above: not again
+      break;
     case RearrangePath::kContiguousCopy:
-      return ToStatus(cudaMemcpyAsync(dst, src, layout.numel * element_size, cudaMemcpyDeviceToDevice, s));
+      status = ToStatus(cudaMemcpyAsync(dst, src, layout.numel * element_size, cudaMemcpyDeviceToDevice, s));
+      break;
     case RearrangePath::kPitchedCopy: {
       const size_t row_bytes = static_cast<size_t>(layout.shape[1]) * element_size;
-      return ToStatus(cudaMemcpy2DAsync(dst, static_cast<size_t>(layout.strides[0][0]) * element_size, src,
-                                        static_cast<size_t>(layout.strides[1][0]) * element_size, row_bytes,
-                                        static_cast<size_t>(layout.shape[0]), cudaMemcpyDeviceToDevice, s));
-    }
-    case RearrangePath::kStridedKernel:
+      status = ToStatus(cudaMemcpy2DAsync(dst, static_cast<size_t>(layout.strides[0][0]) * element_size, src,
+                                          static_cast<size_t>(layout.strides[1][0]) * element_size, row_bytes,
+                                          static_cast<size_t>(layout.shape[0]), cudaMemcpyDeviceToDevice, s));
       break;
+    }
+    case RearrangePath::kStridedKernel: {
+      const bool word = DispatchCopyWord(element_size, [&](auto tag) {
+        LaunchStridedCopy<typename decltype(tag)::type>(layout, dst, src, s);
+      });
+      if (!word) LaunchStridedCopy<Bytes16>(layout, dst, src, s);  // 16 bytes: checked above
+      status = scope.Finish();
+      break;
+    }
   }
-  const bool word = DispatchCopyWord(element_size, [&](auto tag) {
-    LaunchStridedCopy<typename decltype(tag)::type>(layout, dst, src, s);
-  });
-  if (!word) LaunchStridedCopy<Bytes16>(layout, dst, src, s);  // 16 bytes: checked above
-  return scope.Finish();
+  if (staging != nullptr) {
+    const infiniStatus_t freed = ToStatus(cudaFreeAsync(staging, s));
+    if (status == INFINI_STATUS_SUCCESS) status = freed;
+  }
+  return status;
 }
 
 }  // namespace infinicts::ref::op::cuda
