@@ -13,10 +13,10 @@
 #                                      when set: the dry run) with tar and gzip, else Python's tarfile;
 #                                      then check that every step's command is there, then the steps,
 #                                      all by default, in this order, each under its limit (seconds):
-#       libraries  20   one search for the CUDA libraries the build links (cudart, cuBLAS, cuDNN, NCCL):
-#                       the loader's cache, the toolkit, and the NVIDIA wheels of every Python found
-#                       (asked where they live, and searched for in venvs under /opt); then ldd of
-#                       our libraries; a missing one ends the check
+#       libraries  20   the CUDA libraries the build links (cudart, cuBLAS, cuDNN, NCCL): in the
+#                       toolkit, the loader's folders and the NVIDIA wheels of every Python found
+#                       (asked where they live, and looked for in venvs under /opt), else anywhere
+#                       under /opt; then ldd of our libraries; a missing one ends the check
 #       devices    20   nvidia-smi and the backend must both see an NVIDIA device, else the check ends
 #       tests      60   the GPU tests, from gpu-tests.txt (the fatbin check is CI's: it needs binutils)
 #       suites    140   the runtime and operator suites, conformance and accuracy, on nvidia
@@ -107,10 +107,11 @@ for folder in (spec.submodule_search_locations or []) if spec else []:
 PYTHON
 }
 
-# The folders holding the CUDA libraries, from one search of the places a machine keeps them:
-# the toolkit, the loader's folders, and the NVIDIA wheels (cuDNN and NCCL often come only that
-# way, nine folders below /opt in a venv). Prints "name path" for each library found, the first
-# place first.
+# The folders holding the CUDA libraries. First the places a machine keeps them, a few folders
+# down: the toolkit, the loader's folders, and the NVIDIA wheels (cuDNN and NCCL often come only
+# that way) of every Python found; then, for a library still missing, all of /opt, 12 folders
+# down (a venv's wheels sit 9 below it), which may take a while on a large /opt. Prints
+# "name path" for each library found, the first place first.
 find_cuda_libraries() {
   local roots=() root python
   for root in /usr/local/cuda /usr/local/cuda-13 /usr/local/cuda-13.0 /usr/lib/x86_64-linux-gnu /usr/local/lib; do
@@ -121,16 +122,30 @@ find_cuda_libraries() {
   fi
   for root in "$sysroot"/opt/*/.venv/lib/python3*/site-packages/nvidia "$sysroot"/opt/*/lib/python3*/site-packages/nvidia \
               "$sysroot"/usr/local/lib/python3*/dist-packages/nvidia "$sysroot"/usr/local/lib/python3*/site-packages/nvidia \
-              "$sysroot"/usr/lib/python3/dist-packages/nvidia "$sysroot"/opt; do
+              "$sysroot"/usr/lib/python3/dist-packages/nvidia; do
     roots+=("$root")
   done
-  local existing=()
-  for root in "${roots[@]}"; do [ -d "$root" ] && existing+=("$root"); done
+  local found
+  found=$(search_libraries 3 "${roots[@]}")
+  local name missing=()
+  for name in "${cuda_libraries[@]}"; do
+    echo "$found" | awk -v n="$name" '$1 == n {hit = 1} END {exit !hit}' || missing+=("$name")
+  done
+  [ ${#missing[@]} -eq 0 ] || found=$(printf '%s\n%s\n' "$found" "$(search_libraries 12 "$sysroot/opt")")
+  echo "$found" | awk 'NF && !seen[$1]++'
+}
+
+# search_libraries DEPTH ROOT...: "name path" of each CUDA library below the roots that exist.
+search_libraries() {
+  local depth=$1 existing=() root
+  shift
+  for root in "$@"; do [ -d "$root" ] && existing+=("$root"); done
+  [ ${#existing[@]} -gt 0 ] || return 0
   local name_args=() name
   for name in "${cuda_libraries[@]}"; do name_args+=(-name "$name" -o); done
   unset 'name_args[${#name_args[@]}-1]'
-  find -L "${existing[@]}" -maxdepth 12 \( "${name_args[@]}" \) 2>/dev/null |
-    while read -r path; do echo "$(basename "$path") $path"; done | awk '!seen[$1]++'
+  find -L "${existing[@]}" -maxdepth "$depth" \( "${name_args[@]}" \) 2>/dev/null |
+    while read -r path; do echo "$(basename "$path") $path"; done
 }
 
 # step NAME SECONDS COMMAND...: runs it under its limit (cut to what the budget has left), its
