@@ -252,7 +252,7 @@ devices_step() {
   fi
   local info device_line
   info=$("$build/bin/infinicts" info --backend "$build/lib" --device nvidia 2>&1)
-  echo "$info" | sed 's/^/backend: /'
+  echo "$info" | grep -v '^  infini' | sed 's/^/backend: /'  # all but the list of exported functions
   # The device line by its pattern: a library may print a warning after it.
   device_line=$(echo "$info" | grep -E '^nvidia: [0-9]+ device' | head -1)
   if [ "$seen" -eq 0 ] || ! echo "$device_line" | grep -q -E '^nvidia: [1-9][0-9]* device'; then

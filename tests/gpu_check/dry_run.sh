@@ -8,7 +8,10 @@
 #      and end at the devices step with "no NVIDIA device" as its only failure;
 #   2. every step but devices: each later step runs (and fails, with no GPU) and still
 #      everything comes back within 8 files, every step's log in the results archive;
-#   3. the libraries step with neither tar nor gzip on PATH: Python's tarfile unpacks.
+#   3. the libraries step with neither tar nor gzip on PATH: Python's tarfile unpacks;
+#   4. the devices step, with nvidia-smi and the backend faked to see a GPU and a warning printed
+#      after the backend's device line.
+# Its tee writes a second late, so a check that does not wait for its log loses lines.
 set -uo pipefail
 source_dir=$1 build_dir=$2 work=$3
 rm -rf "$work"
@@ -63,8 +66,16 @@ path_without() {  # FOLDER COMMAND...: FOLDER holds links to every command on PA
     done
   done
 }
-path_without "$work/path-no-xz" xz unxz xzcat lzma unlzma
-path_without "$work/path-no-tar" xz unxz xzcat lzma unlzma tar gzip gunzip zcat
+path_without "$work/path-no-xz" xz unxz xzcat lzma unlzma tee
+path_without "$work/path-no-tar" xz unxz xzcat lzma unlzma tar gzip gunzip zcat tee
+# A tee that writes late, as on a loaded or sandboxed machine: it holds what it reads until its
+# input ends, then a second more. The check must wait for its log's writer, or the log is not
+# complete when it exits.
+real_tee=$(command -v tee)
+for folder in "$work/path-no-xz" "$work/path-no-tar"; do
+  printf '#!/bin/sh\nheld=$(mktemp)\ncat >"$held"\nsleep 1\n%s "$@" <"$held"\nrm -f "$held"\n' "$real_tee" >"$folder/tee"
+  chmod +x "$folder/tee"
+done
 
 run_check() {  # NAME PATH STEP...: a run of the check, its status in $status
   local name=$1 path=$2
@@ -122,6 +133,39 @@ log=$work/python/out/gpu-check.log
 [ "$status" -eq 0 ] || problem "python: the check exited $status, not 0"
 grep -q "unpacking with .*tarfile" "$log" || problem "python: the bundle was not unpacked with Python"
 within_eight_files python
+
+# 4. The devices step on a machine with a GPU, as far as it can be shown here: nvidia-smi lists
+# one, and the backend's info prints its device line and then a library's warning (the bundle's
+# infinicts replaced by a script that answers so). The step must read the line, not the last one.
+mkdir -p "$work/warning/bundle" "$work/warning/unpacked" "$work/path-gpu"
+tar -C "$work/warning/unpacked" -xzf "$work/bundle/infinicts-gpu.tar.gz"
+packed_build=$(cat "$work/warning/unpacked/infinicts-build-path")
+cat >"$work/warning/unpacked$packed_build/bin/infinicts" <<'FAKE'
+#!/bin/sh
+echo "devices (infinirtGetDeviceCount):"
+echo "* nvidia     1  (INFINI_STATUS_SUCCESS)"
+echo "nvidia: 1 device(s), ids 0..0"
+echo "W1206 12:00:00.000000 libcudnn: a warning a library prints at exit" >&2
+FAKE
+chmod +x "$work/warning/unpacked$packed_build/bin/infinicts"
+tar -C "$work/warning/unpacked" -czf "$work/warning/bundle/infinicts-gpu.tar.gz" infinicts-build-path "${packed_build#/}"
+cp -a "$work/path-no-xz/." "$work/path-gpu/"
+cat >"$work/path-gpu/nvidia-smi" <<'FAKE'
+#!/bin/sh
+case "$*" in
+  -L) echo "GPU 0: NVIDIA H200 (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
+  *) echo "NVIDIA H200, 580.00, 143771 MiB" ;;
+esac
+FAKE
+chmod +x "$work/path-gpu/nvidia-smi"
+status=0
+env PATH="$work/path-gpu" OUT="$work/warning/out" GPU_CHECK_ROOT="$work/warning/root" GPU_CHECK_SYSROOT="$image" \
+  GPU_BUNDLE_DIR="$work/warning/bundle" TMPDIR="$work/warning" timeout 120 bash "$check" run devices \
+  >"$work/warning.log" 2>&1 || status=$?
+echo "---- warning: exit $status"
+cat "$work/warning.log"
+[ "$status" -eq 0 ] || problem "warning: the devices step did not read the device line before the warning"
+within_eight_files warning
 
 [ "$problems" -eq 0 ] && echo "ok: the dry run found the image's libraries, brought everything back, and failed only for want of an NVIDIA device"
 exit $((problems > 0))
