@@ -1,35 +1,18 @@
 #include "runner/repeated_passes.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 #include <string>
+
+#include "regression/perf_verdict.h"
 
 namespace infinicts::runner {
 
 std::optional<double> MedianTimeMs(const report::CaseResult &result) {
-  const auto metric = result.metrics.find("time_ms_median");
-  if (metric != result.metrics.end() && metric->is_number()) {
-    const double value = metric->get<double>();
-    if (std::isfinite(value) && value > 0) return value;
-    return std::nullopt;
-  }
-  if (!result.timing.is_object()) return std::nullopt;
-  const auto list = result.timing.find("samples_ms");
-  if (list == result.timing.end() || !list->is_array()) return std::nullopt;
-  std::vector<double> samples;
-  for (const nlohmann::json &sample : *list) {
-    if (sample.is_number() && std::isfinite(sample.get<double>())) samples.push_back(sample.get<double>());
-  }
-  if (samples.empty()) return std::nullopt;
-  const size_t middle = samples.size() / 2;
-  std::nth_element(samples.begin(), samples.begin() + middle, samples.end());
-  double median = samples[middle];
-  if (samples.size() % 2 == 0) {
-    median = (median + *std::max_element(samples.begin(), samples.begin() + middle)) / 2;
-  }
-  if (!(median > 0)) return std::nullopt;
-  return median;
+  // The median compare reads: the passes' spread is held against it (docs/compare.md).
+  const std::optional<regression::TimeSpread> time = regression::TimeSpreadOf(nlohmann::json(report::ToJson(result)));
+  if (!time) return std::nullopt;
+  return time->median_ms;
 }
 
 report::CaseResult MergePasses(std::vector<report::CaseResult> passes) {

@@ -12,8 +12,9 @@
 
 namespace infinicts::runner {
 
-// A perf result's median time in ms: the time_ms_median metric, else the median of
-// timing.samples_ms; none without a positive one.
+// A perf result's median time in ms as compare reads it (regression::TimeSpreadOf): the
+// time_ms_median metric, else the median of timing.samples_ms; none without a positive one or
+// when the result was timed below the timer's resolution (timing.resolved false).
 std::optional<double> MedianTimeMs(const report::CaseResult &result);
 
 // One case's results, one per pass in pass order, as one:
