@@ -113,11 +113,11 @@ PYTHON
 # down (a venv's wheels sit 9 below it), which may take a while on a large /opt. Prints
 # "name path" for each library found, the first place first.
 find_cuda_libraries() {
-  local roots=() root python
+  local roots=() root
   for root in /usr/local/cuda /usr/local/cuda-13 /usr/local/cuda-13.0 /usr/lib/x86_64-linux-gnu /usr/local/lib; do
     roots+=("$sysroot$root")
   done
-  if python=$(find_python); then
+  if [ -n "$python" ]; then  # run() found it
     while read -r root; do roots+=("$root"); done < <(nvidia_wheel_folders "$python")
   fi
   for root in "$sysroot"/opt/*/.venv/lib/python3*/site-packages/nvidia "$sysroot"/opt/*/lib/python3*/site-packages/nvidia \
