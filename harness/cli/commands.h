@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/problem_lines.h"
+
 namespace infinicts::cli {
 
 inline constexpr int kExitOk = 0;
@@ -20,6 +22,7 @@ struct ListOptions {
   std::vector<std::string> filters;
   std::string profile = "quick";
   bool long_format = false;  // --long: clauses and params after each id
+  ProblemOptions problems;   // --op/--problem, --cases
 };
 
 struct ShowOptions {
@@ -46,6 +49,7 @@ struct RunOptions {
   int repeat = 1;                // --repeat N: passes over the perf cases
   bool allow_no_device = false;  // --allow-no-device
   std::string shard;             // --shard K/N, or empty
+  ProblemOptions problems;       // --op/--problem, --cases
   std::vector<std::string> argv;
 };
 

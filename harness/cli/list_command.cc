@@ -13,7 +13,11 @@ int ListCommand(const ListOptions &options) {
   selection.filter = runner::CaseFilter(options.filters);
   std::vector<SuiteCases> suites;
   std::string error;
-  if (!CollectCases(options.suites, selection, &suites, &error)) return UsageError(error);
+  std::vector<std::string> suite_names = options.suites;
+  ProblemLinesFile problem_lines;
+  if (options.problems.Given() && !problem_lines.Open(options.problems, &suite_names, &error)) return UsageError(error);
+  selection.subjects = problem_lines.subjects();
+  if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   size_t listed_count = 0, unfiltered = 0;
   for (const SuiteCases &suite : suites) {
     unfiltered += suite.unfiltered;

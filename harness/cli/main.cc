@@ -79,6 +79,20 @@ void AddSelectionOptions(CLI::App *command, std::vector<std::string> *suites, st
       ->check(WellFormedGlob());
 }
 
+void AddProblemOptions(CLI::App *command, ProblemOptions *problems) {
+  command->add_option("--op", problems->op, "the operator of --problem (its snake_case name: rms_norm)")
+      ->type_name("NAME");
+  command->add_option("--problem", problems->problems,
+                      "a problem of --op in the problem grammar, run instead of the operator's compiled-in ones "
+                      "(docs/usage.md \"Problem lines\"); repeatable")
+      ->type_name("'LINE'")
+      ->delimiter('\0');
+  command->add_option("--cases", problems->cases_file,
+                      "a file of problem lines, `<operator> <problem>` each, run instead of the compiled-in problems")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+}
+
 CLI::Option *AddProfileOption(CLI::App *command, std::string *profile) {
   return command->add_option("--profile", *profile, "perf sweep size: quick (default) or full (every shape and size)")
       ->type_name("quick|full")
@@ -109,6 +123,7 @@ int main(int argc, char **argv) {
   AddSelectionOptions(list_command, &list.suites, &list.modes, &list.filters);
   AddProfileOption(list_command, &list.profile);
   list_command->add_flag("--long", list.long_format, "each case's clauses and parameters after its id, tab-separated");
+  AddProblemOptions(list_command, &list.problems);
 
   RunOptions run;
   double timeout = kDefaultTimeoutSeconds;
@@ -142,6 +157,7 @@ int main(int argc, char **argv) {
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
   AddProfileOption(run_command, &run.profile);
+  AddProblemOptions(run_command, &run.problems);
   run_command->add_option("--perf-budget-ms", run.perf_budget_ms,
                           "time each perf case spends on timed iterations (default 100)")
       ->type_name("MS")

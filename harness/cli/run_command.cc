@@ -139,6 +139,7 @@ std::vector<std::string> Narrowings(const RunOptions &options, const std::vector
     if (std::find(modes.begin(), modes.end(), mode) == modes.end()) modes_left_out.push_back(mode);
   }
   if (!modes_left_out.empty()) narrowed.push_back("--mode left out the " + Joined(modes_left_out) + " cases");
+  if (options.problems.Given()) narrowed.push_back("the run took the problems of --problem/--cases, not the suite's");
   size_t selected = 0, unfiltered = 0;
   for (const SuiteCases &suite : suites) {
     selected += suite.cases.size();
@@ -241,10 +242,15 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   selection.modes = modes;
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
-  std::vector<std::string> suite_names, missing_libraries;
-  if (!SuitesToRun(options.suites, probe.exported, probe.libraries, &suite_names, &missing_libraries, &error)) {
+  std::vector<std::string> suite_names, missing_libraries, asked_suites = options.suites;
+  ProblemLinesFile problem_lines;
+  if (options.problems.Given() && !problem_lines.Open(options.problems, &asked_suites, &error)) {
     return UsageError(error);
   }
+  if (!SuitesToRun(asked_suites, probe.exported, probe.libraries, &suite_names, &missing_libraries, &error)) {
+    return UsageError(error);
+  }
+  selection.subjects = problem_lines.subjects();
   std::vector<SuiteCases> suites;
   if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   // What narrows the whole selection, before a shard takes its part of it.

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cts/ad_hoc_problems.h"
 #include "cts/call_tracing.h"
 #include "cts/case.h"
 #include "cts/case_list.h"
@@ -115,6 +116,13 @@ std::vector<int> ResolveDeviceIds(const Options &options, infiniDevice_t type) {
 int main(int argc, char **argv) {
   testing::InitGoogleTest(&argc, argv);
   const Options options = ParseOptions(argc, argv);
+  // Problem lines ($INFINICTS_PROBLEMS) were read while the cases were declared.
+  const std::vector<std::string> problem_errors = infinicts::cts::AdHocProblemErrors();
+  if (!problem_errors.empty()) {
+    for (const std::string &error : problem_errors)
+      std::fprintf(stderr, "infinicts suite %s: %s\n", INFINICTS_SUITE_NAME, error.c_str());
+    return 2;
+  }
 
   if (options.list) {
     for (const auto &listed : infinicts::cts::ListRegisteredCases(INFINICTS_SUITE_NAME)) {

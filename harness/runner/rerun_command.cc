@@ -27,6 +27,13 @@ std::string RerunCommand(const RerunContext &context, const report::CaseResult &
     if (!context.perf_budget_ms.empty()) command += " --perf-budget-ms " + ShellQuote(context.perf_budget_ms);
     if (context.cold_cache) command += " --cold-cache";
   }
+  // A case of an operator's problem reruns from its problem line (docs/usage.md "Problem
+  // lines"), which can be edited; a bad-descriptor variant's problem is no case of its own.
+  const auto problem = result.params.find("problem");
+  if (result.suite == "op" && problem != result.params.end() && problem->is_string() &&
+      !result.params.contains("variant")) {
+    command += " --op " + ShellQuote(result.subject) + " --problem " + ShellQuote(problem->get<std::string>());
+  }
   command += " --filter " + ShellQuote(result.id);
   return command;
 }

@@ -51,6 +51,9 @@ std::vector<cts::ListedCase> SelectCases(const std::vector<cts::ListedCase> &cas
         std::find(selection.modes.begin(), selection.modes.end(), listed.mode) == selection.modes.end())
       continue;
     if (selection.level == "minimal" && report::IsAdvancedOnly(listed.suite, listed.subject)) continue;
+    if (!selection.subjects.empty() &&
+        std::find(selection.subjects.begin(), selection.subjects.end(), listed.subject) == selection.subjects.end())
+      continue;
     if (!selection.filter.Matches(listed.id)) continue;
     selected.push_back(listed);
   }

@@ -28,6 +28,7 @@ struct Selection {
   std::vector<std::string> modes;  // empty: every mode
   CaseFilter filter;
   std::optional<std::string> level;  // "minimal" or "advanced"
+  std::vector<std::string> subjects;  // empty: every subject (problem lines name theirs)
 };
 
 std::vector<cts::ListedCase> SelectCases(const std::vector<cts::ListedCase> &cases, const Selection &selection);

@@ -34,17 +34,17 @@ struct AddRmsNormProblem : Param<AddRmsNormProblem> {
            LayoutsName({{"y", y_layout}, {"residual_out", residual_layout}, {"a", a_layout}, {"b", b_layout}}) +
            "__eps_" + NumberName(epsilon) + (cancelling ? "_cancelling" : "");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"w_dtype", DtypeName(w_dtype)},
-                          {"shape", shape},
-                          {"y_layout", LayoutName(y_layout)},
-                          {"residual_out_layout", LayoutName(residual_layout)},
-                          {"a_layout", LayoutName(a_layout)},
-                          {"b_layout", LayoutName(b_layout)},
-                          {"epsilon", epsilon},
-                          {"cancelling", cancelling}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("w", w_dtype);
+    field("y", y_layout);
+    field("residual_out", residual_layout);
+    field("a", a_layout);
+    field("b", b_layout);
+    field("eps", epsilon);
+    field("cancelling", cancelling);
   }
 };
 

@@ -16,11 +16,13 @@
 #include <cmath>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -58,6 +60,28 @@ const char *CacheLayoutName(AttentionCacheLayout kind) {
   return "layout";
 }
 
+}  // namespace
+
+// The names QkvLayoutName and CacheLayoutName give. Outside the unnamed namespace: an
+// explicit specialisation belongs to EnumNames' own namespace.
+template <>
+struct EnumNames<QkvLayout> {
+  static std::vector<std::pair<QkvLayout, std::string>> All() {
+    return {{QkvLayout::kContiguous, "contig"}, {QkvLayout::kTokenMajor, "token_major"}, {QkvLayout::kFused, "fused_qkv"}};
+  }
+};
+
+template <>
+struct EnumNames<AttentionCacheLayout> {
+  static std::vector<std::pair<AttentionCacheLayout, std::string>> All() {
+    return {{AttentionCacheLayout::kContiguous, "contig"},
+            {AttentionCacheLayout::kPositionMajor, "position_major"},
+            {AttentionCacheLayout::kPadded, "pad"}};
+  }
+};
+
+namespace {
+
 struct AttentionProblem : Param<AttentionProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
   size_t n_q = 1, n_kv = 1, seq = 1, pos = 0, head_dim = 1;
@@ -77,16 +101,17 @@ struct AttentionProblem : Param<AttentionProblem> {
            std::to_string(Capacity()) + "__qkv_" + QkvLayoutName(qkv_layout) + "_cache_" +
            CacheLayoutName(cache_layout);
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"q_shape", QShape()},
-                          {"kv_shape", EntryShape()},
-                          {"cache_shape", CacheShape()},
-                          {"out_shape", OutShape()},
-                          {"pos", pos},
-                          {"qkv_layout", QkvLayoutName(qkv_layout)},
-                          {"cache_layout", CacheLayoutName(cache_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("n_q", n_q);
+    field("n_kv", n_kv);
+    field("seq", seq);
+    field("pos", pos);
+    field("head_dim", head_dim);
+    field("spare", spare);
+    field("qkv", qkv_layout);
+    field("cache", cache_layout);
   }
 };
 

@@ -23,12 +23,12 @@ struct CausalSoftmaxProblem : Param<CausalSoftmaxProblem> {
     return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
            LayoutsName({{"y", y_layout}, {"x", x_layout}});
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"shape", shape},
-                          {"y_layout", LayoutName(y_layout)},
-                          {"x_layout", LayoutName(x_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("y", y_layout);
+    field("x", x_layout);
   }
 };
 

@@ -57,22 +57,23 @@ struct ConvProblem : Param<ConvProblem> {
             LayoutsName({{"y", y_layout}, {"x", x_layout}, {"w", w_layout}});
     return name;
   }
-  std::string Json() const {
-    nlohmann::json json{{"dtype", DtypeName(dtype)},
-                        {"batch", batch},
-                        {"in_channels", in_channels},
-                        {"out_channels", out_channels},
-                        {"input", input},
-                        {"kernel", kernel},
-                        {"bias", has_bias},
-                        {"y_layout", LayoutName(y_layout)},
-                        {"x_layout", LayoutName(x_layout)},
-                        {"w_layout", LayoutName(w_layout)}};
-    json["pads"] = pads.empty() ? nlohmann::json(nullptr) : nlohmann::json(pads);
-    json["strides"] = strides.empty() ? nlohmann::json(nullptr) : nlohmann::json(strides);
-    json["dilations"] = dilations.empty() ? nlohmann::json(nullptr) : nlohmann::json(dilations);
-    if (n_override) json["n"] = n_override;
-    return json.dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("batch", batch);
+    field("cin", in_channels);
+    field("cout", out_channels);
+    field("input", input);
+    field("kernel", kernel);
+    // Empty lists (NULL arrays) read and write as "none".
+    field("pads", pads);
+    field("strides", strides);
+    field("dilations", dilations);
+    field("bias", has_bias);
+    field("y", y_layout);
+    field("x", x_layout);
+    field("w", w_layout);
+    field("n", n_override);
   }
 };
 

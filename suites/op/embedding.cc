@@ -32,16 +32,16 @@ struct EmbeddingProblem : Param<EmbeddingProblem> {
            "_vocab" + std::to_string(vocab) + "_dim" + std::to_string(dim) + "__" +
            LayoutsName({{"output", output_layout}, {"input", input_layout}, {"weight", weight_layout}});
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"index_dtype", DtypeName(index_dtype)},
-                          {"indices", indices},
-                          {"vocab", vocab},
-                          {"dim", dim},
-                          {"output_layout", LayoutName(output_layout)},
-                          {"input_layout", LayoutName(input_layout)},
-                          {"weight_layout", LayoutName(weight_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", indices);  // the indices' shape; 0-D reads "none"
+    field("index", index_dtype);
+    field("vocab", vocab);
+    field("dim", dim);
+    field("output", output_layout);
+    field("input", input_layout);
+    field("weight", weight_layout);
   }
 };
 

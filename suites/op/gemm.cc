@@ -34,21 +34,21 @@ struct GemmProblem : Param<GemmProblem> {
            LayoutsName({{"a", a_layout}, {"b", b_layout}, {"c", c_layout}}) + "__alpha_" + NumberName(alpha) +
            "_beta_" + NumberName(beta) + (long_sum ? "_long_sum" : "");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"batch", batch},
-                          {"a_batch", a_batch},
-                          {"b_batch", b_batch},
-                          {"m", m},
-                          {"n", n},
-                          {"k", k},
-                          {"a_layout", LayoutName(a_layout)},
-                          {"b_layout", LayoutName(b_layout)},
-                          {"c_layout", LayoutName(c_layout)},
-                          {"alpha", alpha},
-                          {"beta", beta},
-                          {"long_sum", long_sum}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("batch", batch);
+    field("a_batch", a_batch);
+    field("b_batch", b_batch);
+    field("m", m);
+    field("n", n);
+    field("k", k);
+    field("a", a_layout);
+    field("b", b_layout);
+    field("c", c_layout);
+    field("alpha", alpha);
+    field("beta", beta);
+    field("long_sum", long_sum);
   }
 };
 

@@ -13,12 +13,14 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cache_layouts.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -43,6 +45,23 @@ const char *EntryLayoutName(EntryLayout kind) {
   }
   return "layout";
 }
+
+}  // namespace
+
+// The names EntryLayoutName gives. Outside the unnamed namespace: an explicit
+// specialisation belongs to EnumNames' own namespace.
+template <>
+struct EnumNames<EntryLayout> {
+  static std::vector<std::pair<EntryLayout, std::string>> All() {
+    return {{EntryLayout::kContiguous, "contig"},
+            {EntryLayout::kTokenMajor, "token_major"},
+            {EntryLayout::kQkvSlice, "qkv_slice"},
+            {EntryLayout::kDimStrided, "dim_strided"},
+            {EntryLayout::kFlipped, "flip"}};
+  }
+};
+
+namespace {
 
 constexpr size_t kSparePositions = 3;
 
@@ -83,15 +102,17 @@ struct KVCachingProblem : Param<KVCachingProblem> {
            "_d" + std::to_string(head_dim) + "__past" + lengths + "__cache_" + CacheLayoutName(cache_layout) +
            "_kv_" + EntryLayoutName(kv_layout);
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"length_dtype", DtypeName(length_dtype)},
-                          {"cache_shape", CacheShape()},
-                          {"kv_shape", EntryShape()},
-                          {"past_kv_lengths", past},
-                          {"cache_layout", CacheLayoutName(cache_layout)},
-                          {"kv_layout", EntryLayoutName(kv_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("length", length_dtype);
+    field("kv_heads", kv_heads);
+    field("max_seq_len", max_seq_len);
+    field("new_len", new_len);
+    field("head_dim", head_dim);
+    field("past", past);
+    field("cache", cache_layout);
+    field("kv", kv_layout);
   }
 };
 

@@ -33,17 +33,17 @@ struct LayerNormProblem : Param<LayerNormProblem> {
            LayoutsName({{"out", out_layout}, {"in", in_layout}, {"std", std_layout}}) + bias + "__eps_" +
            NumberName(eps) + (small_variance ? "_small_var" : "");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"shape", shape},
-                          {"bias", has_bias},
-                          {"junk_bias_pointer", junk_bias_pointer},
-                          {"output_layouts", LayoutName(out_layout)},
-                          {"input_layout", LayoutName(in_layout)},
-                          {"std_deviation_layout", LayoutName(std_layout)},
-                          {"eps", eps},
-                          {"small_variance", small_variance}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("bias", has_bias);
+    field("junk_bias", junk_bias_pointer);
+    field("output", out_layout);  // output and input_standardization
+    field("input", in_layout);
+    field("std_deviation", std_layout);
+    field("eps", eps);
+    field("small_var", small_variance);
   }
 };
 

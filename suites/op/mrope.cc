@@ -52,19 +52,22 @@ struct MRoPEProblem : Param<MRoPEProblem> {
            (interleaved ? "_interleaved" : "_contiguous") + (per_axis ? "__thw_rows" : "__one_row") +
            (views ? "__views" : "__contig");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"pos_dtype", DtypeName(pos_dtype)},
-                          {"q_shape", QShape()},
-                          {"k_shape", KShape()},
-                          {"table_shape", TableShape()},
-                          {"positions_shape", PositionsShape()},
-                          {"head_size", head_size},
-                          {"rotary_dim", rotary_dim},
-                          {"sections", {section_t, section_h, section_w}},
-                          {"interleaved", interleaved},
-                          {"views", views}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("pos", pos_dtype);
+    field("tokens", tokens);
+    field("q_heads", q_heads);
+    field("k_heads", k_heads);
+    field("head_size", head_size);
+    field("table_len", table_len);
+    field("rotary_dim", rotary_dim);
+    field("section_t", section_t);
+    field("section_h", section_h);
+    field("section_w", section_w);
+    field("interleaved", interleaved);
+    field("per_axis", per_axis);
+    field("views", views);
   }
 };
 

@@ -16,12 +16,14 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cache_layouts.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -47,6 +49,23 @@ const char *TokenLayoutName(TokenLayout kind) {
   return "layout";
 }
 
+}  // namespace
+
+// The names TokenLayoutName gives. Outside the unnamed namespace: an explicit
+// specialisation belongs to EnumNames' own namespace.
+template <>
+struct EnumNames<TokenLayout> {
+  static std::vector<std::pair<TokenLayout, std::string>> All() {
+    return {{TokenLayout::kContiguous, "contig"},
+            {TokenLayout::kQkvSlice, "qkv_slice"},
+            {TokenLayout::kPadded, "pad"},
+            {TokenLayout::kDimStrided, "dim_strided"},
+            {TokenLayout::kFlipped, "flip"}};
+  }
+};
+
+namespace {
+
 constexpr size_t kSpareSlots = 2;
 
 // k's (second = false) or v's layout; both head dims fix the fused QKV tensor's width.
@@ -70,8 +89,8 @@ Layout MakeTokenLayout(TokenLayout kind, size_t tokens, size_t heads, size_t k_d
 
 struct PagedCachingProblem : Param<PagedCachingProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
-  std::string scenario;        // what the slot mapping exercises, in the case id
-  std::vector<int64_t> slots;  // slot_mapping, one per token
+  std::string scenario = "default";  // what the slot mapping exercises, in the case id; never empty (it reads back)
+  std::vector<int64_t> slots;        // slot_mapping, one per token
   size_t kv_heads = 1, head_dim = 1, v_head_dim = 1, num_blocks = 1, block_size = 1;
   CacheLayout pool_layout = CacheLayout::kContiguous;
   TokenLayout kv_layout = TokenLayout::kContiguous;
@@ -85,16 +104,18 @@ struct PagedCachingProblem : Param<PagedCachingProblem> {
            "_bs" + std::to_string(block_size) + "__slots_" + scenario + "__pool_" + CacheLayoutName(pool_layout) +
            "_kv_" + TokenLayoutName(kv_layout);
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"k_shape", Shape{Tokens(), kv_heads, head_dim}},
-                          {"v_shape", Shape{Tokens(), kv_heads, v_head_dim}},
-                          {"k_cache_shape", PoolShape(head_dim)},
-                          {"v_cache_shape", PoolShape(v_head_dim)},
-                          {"slot_mapping", slots},
-                          {"pool_layout", CacheLayoutName(pool_layout)},
-                          {"kv_layout", TokenLayoutName(kv_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("scenario", scenario);
+    field("slots", slots);
+    field("kv_heads", kv_heads);
+    field("head_dim", head_dim);
+    field("v_head_dim", v_head_dim);
+    field("num_blocks", num_blocks);
+    field("block_size", block_size);
+    field("pool", pool_layout);
+    field("kv", kv_layout);
   }
 };
 

@@ -52,18 +52,18 @@ struct RandomSampleProblem : Param<RandomSampleProblem> {
            NumberName(sampling.topk) + "_temperature_" + NumberName(sampling.temperature) + "__probs_" +
            LayoutName(probs_layout) + (top_last ? "__top_last" : "") + (heavy_tail ? "__heavy_tail" : "");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"result_dtype", DtypeName(result_dtype)},
-                          {"n", n},
-                          {"random_val", sampling.random_val},
-                          {"topp", sampling.topp},
-                          {"topk", sampling.topk},
-                          {"temperature", sampling.temperature},
-                          {"probs_layout", LayoutName(probs_layout)},
-                          {"top_last", top_last},
-                          {"heavy_tail", heavy_tail}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("result", result_dtype);
+    field("n", n);
+    field("random_val", sampling.random_val);
+    field("topp", sampling.topp);
+    field("topk", sampling.topk);
+    field("temperature", sampling.temperature);
+    field("probs", probs_layout);
+    field("top_last", top_last);
+    field("heavy_tail", heavy_tail);
   }
 };
 

@@ -41,22 +41,17 @@ struct RandomSampleBatchProblem : Param<RandomSampleBatchProblem> {
            LayoutName(probs_layout) + (strided_result ? "__strided_result" : "") + (heavy_tail ? "__heavy_tail" : "") +
            (arrays_rewritten ? "__arrays_rewritten" : "");
   }
-  std::string Json() const {
-    nlohmann::json parameters = nlohmann::json::array();
-    for (const Sampling &s : rows) {
-      parameters.push_back(
-          {{"random_val", s.random_val}, {"topp", s.topp}, {"topk", s.topk}, {"temperature", s.temperature}});
-    }
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"result_dtype", DtypeName(result_dtype)},
-                          {"batch", batch()},
-                          {"n", n},
-                          {"rows", parameters},
-                          {"probs_layout", LayoutName(probs_layout)},
-                          {"strided_result", strided_result},
-                          {"heavy_tail", heavy_tail},
-                          {"arrays_rewritten", arrays_rewritten}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("result", result_dtype);
+    field("n", n);
+    field("rows", rows);  // random_val/topp/topk/temperature per row, e.g. 0.3/0.9/50/1,0.9/0.95/5/1
+    field("rows_name", rows_name);
+    field("probs", probs_layout);
+    field("strided_result", strided_result);
+    field("heavy_tail", heavy_tail);
+    field("arrays_rewritten", arrays_rewritten);
   }
 };
 

@@ -26,12 +26,12 @@ struct RearrangeProblem : Param<RearrangeProblem> {
     return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
            LayoutsName({{"dst", dst_layout}, {"src", src_layout}});
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"shape", shape},
-                          {"dst_layout", LayoutName(dst_layout)},
-                          {"src_layout", LayoutName(src_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("dst", dst_layout);
+    field("src", src_layout);
   }
 };
 

@@ -32,12 +32,16 @@ struct RmsNormProblem : Param<RmsNormProblem> {
            LayoutsName({{"y", y_layout}, {"x", x_layout}, {"w", w_layout}}) + "__eps_" + NumberName(epsilon) +
            (small_rms ? "_small_rms" : "");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},          {"w_dtype", DtypeName(w_dtype)},
-                          {"shape", shape},                      {"y_layout", LayoutName(y_layout)},
-                          {"x_layout", LayoutName(x_layout)},    {"w_layout", LayoutName(w_layout)},
-                          {"epsilon", epsilon},                  {"small_rms", small_rms}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("w", w_dtype);
+    field("y", y_layout);
+    field("x", x_layout);
+    field("w_layout", w_layout);
+    field("eps", epsilon);
+    field("small_rms", small_rms);
   }
 };
 

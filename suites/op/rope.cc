@@ -51,18 +51,23 @@ struct RopeProblem : Param<RopeProblem> {
            "__" + LayoutsName({{"y", y_layout}, {"x", x_layout}, {"tables", table_layout}}) +
            (random_positions ? "__random_pos" : "__arange_pos");
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"pos_dtype", DtypeName(pos_dtype)},
-                          {"x_shape", XShape()},
-                          {"pos_shape", PosShape()},
-                          {"table_len", table_len},
-                          {"algo", AlgoName(algo)},
-                          {"y_layout", LayoutName(y_layout)},
-                          {"x_layout", LayoutName(x_layout)},
-                          {"table_layout", LayoutName(table_layout)},
-                          {"random_positions", random_positions}}
-        .dump();
+  // No main shape: x's extents are separate members (batch 0 means 3-D x). The algo is an
+  // int, so the bad descriptors' out-of-range values (2, -1) read back too.
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("pos", pos_dtype);
+    field("batch", batch);
+    field("pos_per_batch", batched_positions);
+    field("seq", seq);
+    field("nhead", nhead);
+    field("dhead", dhead);
+    field("table_len", table_len);
+    field("algo", algo);
+    field("y", y_layout);
+    field("x", x_layout);
+    field("tables", table_layout);
+    field("random_pos", random_positions);
   }
 };
 

@@ -28,11 +28,13 @@ struct SelectLastTokenProblem : Param<SelectLastTokenProblem> {
     for (size_t length : lengths) name += "_" + std::to_string(length);
     return name;
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"hidden_states_shape", Shape{batch, seq, hidden}},
-                          {"request_lengths", lengths}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("batch", batch);
+    field("seq", seq);
+    field("hidden", hidden);
+    field("lengths", lengths);
   }
 };
 

@@ -33,13 +33,12 @@ struct SiluAndMulProblem : Param<SiluAndMulProblem> {
     return std::string(DtypeName(dtype)) + "__" + ShapeName(shape) + "__" +
            LayoutsName({{"output", output_layout}, {"input", input_layout}});
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"output_shape", shape},
-                          {"input_shape", InputShape()},
-                          {"output_layout", LayoutName(output_layout)},
-                          {"input_layout", LayoutName(input_layout)}}
-        .dump();
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);  // the output's; the input's follows (InputShape)
+    field("output", output_layout);
+    field("input", input_layout);
   }
 };
 

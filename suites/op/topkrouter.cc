@@ -38,15 +38,16 @@ struct TopkrouterProblem : Param<TopkrouterProblem> {
            std::to_string(topk) + "__scale_" + NumberName(routed_scaling_factor) + "__" +
            LayoutsName({{"x", x_layout}, {"bias", bias_layout}}) + "__" + RouterRowsName(rows);
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},
-                          {"x_shape", Shape{tokens, kRoutedExperts}},
-                          {"topk", topk},
-                          {"routed_scaling_factor", routed_scaling_factor},
-                          {"rows", RouterRowsName(rows)},
-                          {"x_layout", LayoutName(x_layout)},
-                          {"correction_bias_layout", LayoutName(bias_layout)}}
-        .dump();
+  // The expert count is fixed (kRoutedExperts): tokens alone is a field.
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("tokens", tokens);
+    field("topk", topk);
+    field("scale", routed_scaling_factor);
+    field("rows", rows);
+    field("x", x_layout);
+    field("bias", bias_layout);
   }
 };
 

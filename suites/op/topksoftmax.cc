@@ -35,11 +35,16 @@ struct TopksoftmaxProblem : Param<TopksoftmaxProblem> {
            (topk == experts ? "_all" : "") + "__norm" + std::to_string(norm) + "__x_" + LayoutName(x_layout) +
            (rows == LogitRows::kDistinct ? "" : std::string("__") + LogitRowsName(rows));
   }
-  std::string Json() const {
-    return nlohmann::json{{"dtype", DtypeName(dtype)},       {"x_shape", Shape{tokens, experts}},
-                          {"topk", topk},                     {"norm", norm},
-                          {"x_layout", LayoutName(x_layout)}, {"logits", LogitRowsName(rows)}}
-        .dump();
+  // x's shape is two members, not one Shape: tokens and experts are keyed fields.
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("tokens", tokens);
+    field("experts", experts);
+    field("topk", topk);
+    field("norm", norm);
+    field("x", x_layout);
+    field("logits", rows);
   }
 };
 

@@ -29,15 +29,6 @@ std::string AxisProblem::Name() const {
          LayoutsName({{names[0], out_layout}, {names[1], in_layout}});
 }
 
-std::string AxisProblem::Json() const {
-  return nlohmann::json{{"dtype", DtypeName(dtype)},
-                        {"shape", shape},
-                        {"axis", axis},
-                        {names[0] + "_layout", LayoutName(out_layout)},
-                        {names[1] + "_layout", LayoutName(in_layout)}}
-      .dump();
-}
-
 std::vector<AxisProblem> AxisAccuracyProblems(const std::vector<std::string> &names) {
   struct ShapeAxis {
     Shape shape;

@@ -31,7 +31,15 @@ struct AxisProblem : Param<AxisProblem> {
   LayoutKind out_layout = LayoutKind::kContiguous, in_layout = LayoutKind::kContiguous;
 
   std::string Name() const;
-  std::string Json() const;
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    field("axis", axis);
+    if (names.size() < 2) return;  // the default-constructed problem, before its operator names them
+    field(names[0], out_layout);
+    field(names[1], in_layout);
+  }
 };
 
 std::vector<AxisProblem> AxisAccuracyProblems(const std::vector<std::string> &names);

@@ -4,8 +4,12 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/layouts.h"
+#include "common/problem_grammar.h"
 
 namespace infinicts::op_cases {
 
@@ -27,6 +31,18 @@ inline const char *CacheLayoutName(CacheLayout kind) {
   }
   return "layout";
 }
+
+// The names CacheLayoutName gives, for problem lines.
+template <>
+struct EnumNames<CacheLayout> {
+  static std::vector<std::pair<CacheLayout, std::string>> All() {
+    return {{CacheLayout::kContiguous, "contig"},
+            {CacheLayout::kPositionMajor, "position_major"},
+            {CacheLayout::kSpareRows, "spare_rows"},
+            {CacheLayout::kPadded, "pad"},
+            {CacheLayout::kView, "view"}};
+  }
+};
 
 // `spare`: the unused positions after each (outer, head)'s rows of kSpareRows.
 inline Layout MakeCacheLayout(CacheLayout kind, const Shape &shape, size_t spare) {

@@ -46,15 +46,6 @@ std::string ElementwiseProblem::Name() const {
          (non_finite ? "__nan_inf" : "") + (subnormal ? "__subnormal" : "");
 }
 
-std::string ElementwiseProblem::Json() const {
-  nlohmann::json layout_json = nlohmann::json::object();
-  for (size_t i = 0; i < names.size(); ++i) layout_json[names[i]] = LayoutName(layouts[i]);
-  nlohmann::json json{{"dtype", DtypeName(dtype)}, {"shape", shape}, {"layouts", layout_json}};
-  if (non_finite) json["non_finite_inputs"] = true;
-  if (subnormal) json["subnormal_inputs"] = true;
-  return json.dump();
-}
-
 std::vector<std::vector<LayoutKind>> ElementwiseLayoutSets(size_t inputs, bool bound_inputs) {
   const size_t tensors = inputs + 1;
   std::vector<std::vector<LayoutKind>> sets = {Uniform(tensors, LayoutKind::kTransposed),

@@ -48,7 +48,14 @@ struct ElementwiseProblem : Param<ElementwiseProblem> {
   bool subnormal = false;            // subnormal values planted in the first input
 
   std::string Name() const;
-  std::string Json() const;
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field.Bare("shape", shape);
+    for (size_t i = 0; i < names.size(); ++i) field(names[i], layouts[i]);  // "a=pad"
+    field("nan_inf", non_finite);
+    field("subnormal", subnormal);
+  }
 };
 
 // The layout sets the accuracy cases run, for one output and `inputs` inputs; `bound_inputs`

@@ -65,6 +65,18 @@ const char *LayoutName(LayoutKind kind) {
   return "layout";
 }
 
+std::vector<std::pair<LayoutKind, std::string>> EnumNames<LayoutKind>::All() {
+  std::vector<std::pair<LayoutKind, std::string>> names;
+  for (int kind = 0; kind <= static_cast<int>(LayoutKind::kUnitOddStrides); ++kind)
+    names.emplace_back(static_cast<LayoutKind>(kind), LayoutName(static_cast<LayoutKind>(kind)));
+  names.emplace_back(LayoutKind::kContiguous, "contiguous");
+  names.emplace_back(LayoutKind::kPadded, "padded");
+  names.emplace_back(LayoutKind::kTransposed, "transposed");
+  names.emplace_back(LayoutKind::kTransposedPadded, "transposed_padded");
+  names.emplace_back(LayoutKind::kFlipped, "flipped");
+  return names;
+}
+
 bool LayoutApplies(LayoutKind kind, const Shape &shape) {
   switch (kind) {
     case LayoutKind::kContiguous:

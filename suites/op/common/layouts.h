@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/problem_grammar.h"
 #include "tensor/layout.h"
 
 namespace infinicts::op_cases {
@@ -25,6 +26,12 @@ enum class LayoutKind {
 };
 
 const char *LayoutName(LayoutKind kind);
+
+// In problem lines: LayoutName, and the long names ("padded", "contiguous", "transposed") read too.
+template <>
+struct EnumNames<LayoutKind> {
+  static std::vector<std::pair<LayoutKind, std::string>> All();
+};
 
 // Whether the kind means something for the shape (a transposed 1-D tensor does not, a
 // broadcast of a dim of size 1 changes nothing).

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/problem_grammar.h"
 #include "cts/case.h"
 #include "tensor/generate.h"
 #include "tensor/host_tensor.h"
@@ -42,10 +43,13 @@
 namespace infinicts::op_cases {
 
 // Base of every op-suite parameter. Its PrintTo is a plain function, preferred by overload
-// resolution (with GoogleTest 1.12 the template cts::PrintTo alone is ambiguous).
+// resolution (with GoogleTest 1.12 the template cts::PrintTo alone is ambiguous). A Problem
+// that declares its Fields (common/problem_grammar.h) takes its JSON and its line from them.
 template <class P>
 struct Param : cts::ParamBase {
   friend void PrintTo(const P &param, std::ostream *os) { *os << param.Json(); }
+  std::string Json() const { return ProblemFieldsJson(static_cast<const P &>(*this)).dump(); }
+  std::string Line() const { return ProblemLine(static_cast<const P &>(*this)); }
 };
 
 enum class Role {

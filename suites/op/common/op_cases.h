@@ -16,6 +16,8 @@
 //   conformance/dtype_probe/<dtype>           every dtype of the interface
 // The cases of invalid input (NULL pointers, refusals, bad descriptors, dtype probes) are
 // declared with INFINICTS_OP_PROBE_P: they run after the others (cts::CaseInput::kInvalid).
+// Under problem lines (cts/ad_hoc_problems.h) every case that takes a problem takes the lines'
+// instead, perf/timed/<problem> times each, and the others are not declared.
 #pragma once
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include "common/op_case.h"
 #include "common/operator_calls.h"
 #include "common/prepared_call.h"
+#include "cts/ad_hoc_problems.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
@@ -36,6 +39,46 @@ inline constexpr size_t kReuseCalls = 6;
 inline constexpr size_t kTwoStreamCalls = 4;
 
 inline Rng CaseRng() { return Rng(cts::CaseSeed()); }
+
+// The operator's problems for a kind of case: `compiled` in a plain run; under problem lines,
+// the operator's lines, parsed from its first conformance problem (what is not a field) and
+// checked by building its specs. A line that does not parse is recorded, not run.
+template <class Op>
+std::vector<typename Op::Problem> ProblemsOf(std::vector<typename Op::Problem> compiled) {
+  if (!cts::AdHocProblemsActive()) return compiled;
+  std::vector<typename Op::Problem> problems;
+  for (const cts::AdHocProblem &line : cts::AdHocProblemsFor(Op::kSubject)) {
+    if constexpr (!HasFields<typename Op::Problem>::value) {
+      cts::RecordAdHocProblemError(line, std::string(Op::kSubject) + " declares no problem fields yet");
+    } else try {
+      auto problem = ParseProblemLine(line.line, Op::ConformanceProblems().front());
+      Op::Specs(problem);
+      const bool repeated = std::any_of(problems.begin(), problems.end(),
+                                        [&](const auto &other) { return other.Name() == problem.Name(); });
+      if (!repeated) problems.push_back(std::move(problem));
+    } catch (const std::exception &error) {
+      cts::RecordAdHocProblemError(line, error.what());
+    }
+  }
+  return problems;
+}
+
+// The cases that take no problem are not declared under problem lines.
+template <class T>
+std::vector<T> UnlessAdHoc(std::vector<T> compiled) {
+  return cts::AdHocProblemsActive() ? std::vector<T>{} : compiled;
+}
+
+// Times a prepared call as a perf case does (perf_case.h) and checks its outputs against the
+// expected ones the preparation computed.
+void RunTimedPreparedCall(const PreparedCall &call);
+
+// The perf case of a problem line (perf_case.h's cases time their own problems in a plain run).
+template <class Op>
+void RunTimedProblem(const typename Op::Problem &problem) {
+  Rng rng = CaseRng();
+  RunTimedPreparedCall(Prepare<Op>(problem, rng));
+}
 
 template <class Op>
 std::vector<PreparedCall> PrepareMany(const typename Op::Problem &problem, size_t count) {
@@ -68,8 +111,13 @@ template <class Op>
 std::vector<InPlaceParam<typename Op::Problem>> InPlaceParams() {
   std::vector<InPlaceParam<typename Op::Problem>> params;
   for (const AliasPair &pair : Op::InPlacePairs()) {
-    for (const auto &problem : Op::ConformanceProblems()) {
+    for (const auto &problem : ProblemsOf<Op>(Op::ConformanceProblems())) {
       const std::vector<TensorSpec> specs = Op::Specs(problem);
+      // Only tensors of one layout and dtype can share memory (a problem line may differ).
+      const TensorSpec &out = specs.at(pair.output), &in = specs.at(pair.input);
+      if (out.dtype != in.dtype || out.layout.shape != in.layout.shape || out.layout.strides != in.layout.strides ||
+          out.layout.offset != in.layout.offset)
+        continue;
       InPlaceParam<typename Op::Problem> param;
       param.problem = problem;
       param.pair = pair;
@@ -183,6 +231,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
 
 #define INFINICTS_OP_CASES(Op)                                                                              \
   class Op##Accuracy : public ::infinicts::cts::ParamCase<Op::Problem> {};                                 \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##Accuracy);                                            \
   INFINICTS_OP_TEST_P(Op##Accuracy, matches_oracle, Op,                                                    \
                       ::infinicts::op_cases::Joined({"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",     \
                                                      "OP-LAYOUT-1", "OP-LAYOUT-2", "OP-LAYOUT-3",          \
@@ -190,9 +239,10 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                                                     Op::Clauses().math)) {                                  \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(Op::AccuracyProblems()), INFINICTS_OP_NAMES); \
+  INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::AccuracyProblems())), INFINICTS_OP_NAMES); \
                                                                                                             \
   class Op##EveryDtype : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##EveryDtype);                                          \
   INFINICTS_OP_TEST_P(Op##EveryDtype, stream_order, Op, (std::vector<std::string>{"OP-STREAM-1", "OP-MEM-1"})) { \
     INFINICTS_OP_GUARDED({                                                                                  \
       const auto calls = ::infinicts::op_cases::PrepareMany<Op>(GetParam(), 2);                             \
@@ -216,10 +266,12 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckTwoStreams(                                            \
         ::infinicts::op_cases::PrepareMany<Op>(GetParam(), ::infinicts::op_cases::kTwoStreamCalls)));       \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(conformance, Op##EveryDtype, ::testing::ValuesIn(Op::ConformanceProblems()),     \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##EveryDtype,                                                     \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::ConformanceProblems())), \
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##Default : public ::infinicts::cts::ParamCase<Op::Problem> {};                                  \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##Default);                                             \
   INFINICTS_OP_PROBE_P(Op##Default, create_null_pointers, Op, (std::vector<std::string>{"OP-DESC-9"})) {     \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckCreateNullPointers(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
@@ -251,7 +303,8 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   INFINICTS_OP_PROBE_P(Op##Default, destroy_null, Op, (std::vector<std::string>{"OP-DESC-25"})) {           \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDestroyNull(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(conformance, Op##Default, ::testing::Values(Op::ConformanceProblems().front()),  \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##Default,                                                        \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>({Op::ConformanceProblems().front()})), \
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##InPlace : public ::infinicts::cts::ParamCase<::infinicts::op_cases::InPlaceParam<Op::Problem>> {}; \
@@ -276,12 +329,24 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                           (std::vector<std::string>{"OP-DESC-26"}))                                         \
                                                                                                             \
   class Op##DtypeProbe : public ::infinicts::cts::ParamCase<::infinicts::op_cases::DtypeProbeParam> {};    \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##DtypeProbe);                                          \
   INFINICTS_OP_PROBE_P(Op##DtypeProbe, dtype_probe, Op,                                                     \
                       ::infinicts::op_cases::Joined({"OP-DESC-11", "OP-DESC-14", "OP-DESC-15"}, Op::Clauses().dtypes)) { \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDtypeProbeOf<Op>(GetParam()));                         \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##DtypeProbe,                                                     \
-                           ::testing::ValuesIn(::infinicts::op_cases::DtypeProbeParams<Op>()), INFINICTS_OP_NAMES)
+                           ::testing::ValuesIn(::infinicts::op_cases::UnlessAdHoc(::infinicts::op_cases::DtypeProbeParams<Op>())), \
+                           INFINICTS_OP_NAMES);                                                             \
+                                                                                                            \
+  class Op##TimedProblem : public ::infinicts::cts::ParamCase<Op::Problem> {};                             \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##TimedProblem);                                          \
+  INFINICTS_OP_TEST_P(Op##TimedProblem, timed, Op,                                                         \
+                      ::infinicts::op_cases::Joined({"OP-PERF-1", "OP-ACC-1", "OP-STREAM-1"}, Op::Clauses().math)) { \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::RunTimedProblem<Op>(GetParam()));                          \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(perf, Op##TimedProblem, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>({})), \
+                           INFINICTS_OP_NAMES);                                                             \
+  static const bool op_problem_subject_##Op [[maybe_unused]] = ::infinicts::cts::RegisterProblemSubject(Op::kSubject)
 
 #define INFINICTS_OP_BAD_CASES_(Op, Kind, test, kind, clauses)                                              \
   class Op##Kind : public ::infinicts::cts::ParamCase<Op::BadDescriptor> {};                               \
@@ -291,11 +356,13 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(                                                                                 \
       conformance, Op##Kind,                                                                                \
-      ::testing::ValuesIn(::infinicts::op_cases::BadDescriptorsOf<Op>(::infinicts::op_cases::BadKind::kind)), \
+      ::testing::ValuesIn(::infinicts::op_cases::UnlessAdHoc(                                               \
+          ::infinicts::op_cases::BadDescriptorsOf<Op>(::infinicts::op_cases::BadKind::kind))),              \
       INFINICTS_OP_NAMES);
 
 #define INFINICTS_OP_WORKSPACE_CASES(Op)                                                                    \
   class Op##Workspace : public ::infinicts::cts::ParamCase<Op::Problem> {};                                \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##Workspace);                                           \
   INFINICTS_OP_TEST_P(Op##Workspace, workspace, Op, (std::vector<std::string>{"OP-WS-1", "OP-WS-4"})) {  \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspace(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
@@ -303,5 +370,6 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                        (std::vector<std::string>{"OP-WS-2", "OP-WS-3", "OP-DESC-19"})) {                     \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspaceRefusals(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(conformance, Op##Workspace, ::testing::ValuesIn(Op::ConformanceProblems()),      \
+  INSTANTIATE_TEST_SUITE_P(conformance, Op##Workspace,                                                      \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::ConformanceProblems())), \
                            INFINICTS_OP_NAMES)

@@ -24,12 +24,14 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/cache_layouts.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_case.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 #include "tensor/dtype.h"
 
@@ -57,6 +59,16 @@ inline const char *QueryLayoutName(QueryLayout kind) {
   return "layout";
 }
 
+// The names QueryLayoutName gives, for problem lines.
+template <>
+struct EnumNames<QueryLayout> {
+  static std::vector<std::pair<QueryLayout, std::string>> All() {
+    return {{QueryLayout::kContiguous, "contig"}, {QueryLayout::kQkvSlice, "qkv_slice"},
+            {QueryLayout::kPadded, "pad"},        {QueryLayout::kView, "view"},
+            {QueryLayout::kFlipped, "flip"},      {QueryLayout::kOffset, "offset"}};
+  }
+};
+
 inline Layout MakeQueryLayout(QueryLayout kind, const Shape &shape, size_t kv_heads) {
   switch (kind) {
     case QueryLayout::kContiguous: return ContiguousLayout(shape);
@@ -78,6 +90,14 @@ enum class AlibiUse {
   kNoneJunkPointer,   // absent from the descriptor, yet compute gets a pointer to NaN
 };
 
+// The names PagedAttentionProblem::Name() gives.
+template <>
+struct EnumNames<AlibiUse> {
+  static std::vector<std::pair<AlibiUse, std::string>> All() {
+    return {{AlibiUse::kNone, "no_alibi"}, {AlibiUse::kSlopes, "alibi"}, {AlibiUse::kNoneJunkPointer, "no_alibi_junk_pointer"}};
+  }
+};
+
 // Unused pool slots after each block's slots in CacheLayout::kSpareRows.
 inline constexpr size_t kPagedSpareSlots = 2;
 
@@ -85,9 +105,9 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
   bool prefill = false;
   infiniDtype_t dtype = INFINI_DTYPE_F16;
   infiniDtype_t index_dtype = INFINI_DTYPE_I64;
-  std::string scenario;          // what the problem exercises, in the case id
-  std::vector<int64_t> keys;     // seq_lens
-  std::vector<int64_t> queries;  // per sequence: the last queries[s] positions (decode: 1 each)
+  std::string scenario = "default";  // what the problem exercises, in the case id; never empty (it reads back)
+  std::vector<int64_t> keys;         // seq_lens
+  std::vector<int64_t> queries;      // per sequence: the last queries[s] positions (decode: 1 each)
   size_t heads = 4, kv_heads = 2, head_size = 64, value_size = 64, block_size = 16;
   size_t spare_blocks = 3;  // free blocks in the pool (NaN), at least 1
   bool full_table = false;  // block_tables without a spare column: the longest sequence fills its row
@@ -125,27 +145,28 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
     return name + "__scale_" + NumberName(scale) + "__" + bias + "__q_" + QueryLayoutName(q_layout) + "_out_" +
            QueryLayoutName(out_layout) + "_pool_" + CacheLayoutName(pool_layout);
   }
-  std::string Json() const {
-    nlohmann::json json{{"dtype", DtypeName(dtype)},
-                        {"index_dtype", DtypeName(index_dtype)},
-                        {"scenario", scenario},
-                        {"seq_lens", keys},
-                        {"num_heads", heads},
-                        {"num_kv_heads", kv_heads},
-                        {"head_size", head_size},
-                        {"value_size", value_size},
-                        {"block_size", block_size},
-                        {"spare_blocks", spare_blocks},
-                        {"scale", scale},
-                        {"alibi", alibi == AlibiUse::kSlopes ? "slopes"
-                                  : alibi == AlibiUse::kNone ? "none"
-                                                             : "none, junk pointer"},
-                        {"q_layout", QueryLayoutName(q_layout)},
-                        {"out_layout", QueryLayoutName(out_layout)},
-                        {"pool_layout", CacheLayoutName(pool_layout)}};
-    if (prefill) json["queries"] = queries;
-    if (full_table) json["full_table"] = true;
-    return json.dump();
+  // prefill is no field: it tells the two operators apart, and the seed carries it.
+  template <class Field>
+  void Fields(Field &field) {
+    field.Bare("dtype", dtype);
+    field("index", index_dtype);
+    field("scenario", scenario);
+    field("keys", keys);
+    field("queries", queries);
+    field("heads", heads);
+    field("kv_heads", kv_heads);
+    field("head_size", head_size);
+    field("value_size", value_size);
+    field("block_size", block_size);
+    field("spare_blocks", spare_blocks);
+    field("full_table", full_table);
+    field("scale", scale);
+    field("q_min", q_min);
+    field("q_max", q_max);
+    field("alibi", alibi);
+    field("q", q_layout);
+    field("out", out_layout);
+    field("pool", pool_layout);
   }
 };
 

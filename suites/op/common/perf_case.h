@@ -68,9 +68,11 @@ void RunPerf(const PerfCall &perf);
 
 #define INFINICTS_OP_PERF_CASES(Perf)                                                                       \
   class Perf##Timed : public ::infinicts::cts::ParamCase<::infinicts::op_cases::PerfProblem> {};           \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Perf##Timed);                                               \
   INFINICTS_OP_TEST_P(Perf##Timed, timed, Perf,                                                            \
                       ::infinicts::op_cases::Joined({"OP-PERF-1", "OP-ACC-1", "OP-STREAM-1"},        \
                                                     Perf::MathClauses())) {                                \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::RunPerf(::infinicts::op_cases::PreparePerf<Perf>(GetParam()))); \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(perf, Perf##Timed, ::testing::ValuesIn(Perf::Problems()), INFINICTS_OP_NAMES)
+  INSTANTIATE_TEST_SUITE_P(perf, Perf##Timed, ::testing::ValuesIn(::infinicts::op_cases::UnlessAdHoc(Perf::Problems())), \
+                           INFINICTS_OP_NAMES)

@@ -7,9 +7,11 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/operator_calls.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 #include "tensor/host_tensor.h"
 #include "tensor/dtype.h"
@@ -24,6 +26,34 @@ struct Sampling {
   float random_val, topp;
   int topk;
   float temperature;
+};
+
+// A row in a problem line: random_val/topp/topk/temperature, e.g. "0.5/0.9/50/1".
+template <>
+struct FieldCodec<Sampling> {
+  static std::string Text(const Sampling &s) {
+    return ShortestText(s.random_val) + "/" + ShortestText(s.topp) + "/" + std::to_string(s.topk) + "/" +
+           ShortestText(s.temperature);
+  }
+  static bool Parse(const std::string &text, Sampling *s) {
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+      const size_t end = text.find('/', start);
+      parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    if (parts.size() != 4) return false;
+    Sampling parsed{};
+    if (!FieldCodec<float>::Parse(parts[0], &parsed.random_val) || !FieldCodec<float>::Parse(parts[1], &parsed.topp) ||
+        !FieldCodec<int>::Parse(parts[2], &parsed.topk) || !FieldCodec<float>::Parse(parts[3], &parsed.temperature))
+      return false;
+    *s = parsed;
+    return true;
+  }
+  static nlohmann::json Json(const Sampling &s) {
+    return {{"random_val", s.random_val}, {"topp", s.topp}, {"topk", s.topk}, {"temperature", s.temperature}};
+  }
 };
 
 // Real draws: random_val, topp, topk and temperature all matter (topk 1000000 is past n).

@@ -10,9 +10,11 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/op_case.h"
+#include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 #include "tensor/generate.h"
 #include "tensor/host_tensor.h"
@@ -79,6 +81,16 @@ inline const char *LogitRowsName(LogitRows kind) {
   }
   return "rows";
 }
+
+template <>
+struct EnumNames<LogitRows> {
+  static std::vector<std::pair<LogitRows, std::string>> All() {
+    std::vector<std::pair<LogitRows, std::string>> all;
+    for (LogitRows kind : {LogitRows::kDistinct, LogitRows::kTies, LogitRows::kLargePositive, LogitRows::kLargeNegative})
+      all.emplace_back(kind, LogitRowsName(kind));
+    return all;
+  }
+};
 
 // The grid of distinct logits for a row of `experts`: the largest power of two <= 6 / experts,
 // at least 1/32, so that 1.5·experts levels span about 9 (12 for 256 experts), as router
@@ -148,6 +160,17 @@ inline const char *RouterRowsName(RouterRows kind) {
   }
   return "rows";
 }
+
+template <>
+struct EnumNames<RouterRows> {
+  static std::vector<std::pair<RouterRows, std::string>> All() {
+    std::vector<std::pair<RouterRows, std::string>> all;
+    for (RouterRows kind : {RouterRows::kRandom, RouterRows::kTies, RouterRows::kLarge, RouterRows::kNegativeBias,
+                            RouterRows::kFaint})
+      all.emplace_back(kind, RouterRowsName(kind));
+    return all;
+  }
+};
 
 // F32 sigmoids and sums are good to a few 1e-7 here; the decisive gaps must be far larger.
 inline constexpr double kRouterMinMargin = 1e-4;

@@ -1,0 +1,39 @@
+// Problems a run names instead of the compiled-in ones (infinicts run --op NAME --problem
+// LINE, --cases FILE; docs/usage.md "Problem lines"). The runner writes them to a file, one
+// "<subject> <problem line>" per line, and names it in $INFINICTS_PROBLEMS. While it is set,
+// each operator's cases come from its lines alone (none where the file names it not), and
+// the cases that take no problem (bad descriptors, dtype probes) are not declared.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace infinicts::cts {
+
+struct AdHocProblem {
+  std::string subject;
+  std::string line;
+  std::string where;  // "FILE:N", for messages
+};
+
+// Whether $INFINICTS_PROBLEMS names a file (read once, on first use).
+bool AdHocProblemsActive();
+// The file's lines for one subject, in file order.
+std::vector<AdHocProblem> AdHocProblemsFor(const std::string &subject);
+
+// A subject whose problems parse from lines; a line for any other is an error.
+bool RegisterProblemSubject(const std::string &subject);
+// A line that does not parse: where it is and why.
+void RecordAdHocProblemError(const AdHocProblem &problem, const std::string &why);
+// Every error so far (unreadable file, unknown subject, a line that does not parse), each once.
+std::vector<std::string> AdHocProblemErrors();
+
+// Parses the text of a problems file; `name` is what messages call it. Lines: blank or
+// starting with '#' are skipped; else "<subject> <problem line>". Appends to *errors what
+// is not a problem line. A comment "#@ WHERE" names where the next line came from (the
+// runner's copy of a --cases file keeps the user's file and line number in messages).
+inline constexpr const char *kWhereDirective = "#@ ";
+std::vector<AdHocProblem> ParseAdHocProblems(const std::string &text, const std::string &name,
+                                             std::vector<std::string> *errors);
+
+}  // namespace infinicts::cts

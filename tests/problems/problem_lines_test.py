@@ -1,0 +1,165 @@
+"""Problem lines end to end (docs/usage.md "Problem lines").
+
+usage: problem_lines_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
+
+0. The default run's cases (id and clauses, every mode) are those of default_cases.tsv.gz,
+   the list from before the problems became data. A change meant to add or rename cases
+   refreshes it:
+     infinicts list --mode conformance,accuracy,perf --long | cut -f1,2 | gzip -9n \
+       > tests/problems/default_cases.tsv.gz
+1. Every case of the op suite that takes a problem parses back: its problem line, fed to
+   `list --cases`, declares a case of the same id with the same parameters.
+2. The issue's example line runs in every mode and passes on the reference.
+3. Bad lines exit 2 naming the line and what is wrong.
+4. A failing case's rerun line (a default run's, through a fault) carries its problem line
+   and, pasted, fails that one case again.
+"""
+import gzip
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+INFINICTS, REFERENCE, FAULT, WORK = sys.argv[1:5]
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+
+
+def run(args, env=None, cwd=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run(args, capture_output=True, text=True, env=full_env, cwd=cwd or WORK)
+
+
+def listed_cases(args):
+    done = run([INFINICTS, "list", "--long"] + args)
+    if done.returncode != 0:
+        raise SystemExit("list %s exited %d: %s" % (args, done.returncode, done.stderr))
+    cases = {}
+    for line in done.stdout.splitlines():
+        fields = line.split("\t")
+        cases[fields[0]] = json.loads(fields[2])
+    return cases
+
+
+def default_cases_unchanged():
+    done = run([INFINICTS, "list", "--mode", "conformance,accuracy,perf", "--long"])
+    check(done.returncode == 0, "list exited %d: %s" % (done.returncode, done.stderr))
+    now = ["\t".join(line.split("\t")[:2]) for line in done.stdout.splitlines()]
+    listed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_cases.tsv.gz")
+    before = gzip.open(listed, "rt").read().splitlines()
+    gone = sorted(set(before) - set(now))
+    new = sorted(set(now) - set(before))
+    print("default cases: %d now, %d listed; %d gone, %d new" % (len(now), len(before), len(gone), len(new)), flush=True)
+    for line in gone[:5]:
+        print("  gone: " + line)
+    for line in new[:5]:
+        print("  new:  " + line)
+    check(not gone and not new and len(now) == len(before), "the default run's cases changed")
+
+
+def round_trip():
+    modes = ["--mode", "conformance,accuracy"]
+    compiled = listed_cases(["--suite", "op"] + modes)
+    with_problem = {i: p for i, p in compiled.items() if "problem" in p and "variant" not in p}
+    lines = sorted({"%s %s" % (i.split(".")[1], p["problem"]) for i, p in with_problem.items()})
+    subjects = {i.split(".")[1] for i in with_problem}
+    cases_file = os.path.join(WORK, "every_problem.cases")
+    with open(cases_file, "w") as out:
+        out.write("# every problem the op suite compiles in\n" + "\n".join(lines) + "\n")
+    parsed = listed_cases(["--cases", cases_file] + modes)
+    missing = [i for i in with_problem if i not in parsed]
+    changed = [i for i in with_problem if i in parsed and parsed[i] != with_problem[i]]
+    print("round trip: %d cases of %d operators from %d lines; %d missing, %d changed"
+          % (len(with_problem), len(subjects), len(lines), len(missing), len(changed)), flush=True)
+    check(len(subjects) >= 40, "only %d operators declare problem lines" % len(subjects))
+    check(not missing, "ids lost in the round trip, e.g. %s" % missing[:3])
+    for i in changed[:3]:
+        print("  %s\n    compiled %s\n    parsed   %s" % (i, with_problem[i], parsed[i]))
+    check(not changed, "parameters changed in the round trip, e.g. %s" % changed[:3])
+
+
+def example_line_runs():
+    report = os.path.join(WORK, "example.json")
+    done = run([INFINICTS, "run", "--backend", REFERENCE, "--device", "cpu", "--op", "rms_norm", "--problem",
+                "f16 w=f32 7x31 x=padded eps=1e-6", "--mode", "conformance,accuracy,perf",
+                "--perf-budget-ms", "5", "--quiet", "--out", report])
+    check(done.returncode == 0, "the example line exited %d: %s%s" % (done.returncode, done.stdout, done.stderr))
+    if done.returncode != 0:
+        return
+    results = json.load(open(report))["results"]
+    modes = sorted({r["mode"] for r in results})
+    check(modes == ["accuracy", "conformance", "perf"], "the example ran modes %s" % modes)
+    check(all(r["id"].startswith("op.rms_norm.") for r in results), "the example ran another operator's cases")
+    check(all(r["status"] == "pass" for r in results),
+          "the example did not pass: %s" % [(r["id"], r["status"]) for r in results if r["status"] != "pass"])
+    problems = {r["params"].get("problem") for r in results}
+    check(problems == {"f16 7x31 x=pad eps=1e-06"}, "the example's cases hold lines %s" % problems)
+    perf = [r for r in results if r["mode"] == "perf"]
+    check(len(perf) == 1 and perf[0]["metrics"].get("gflops", 0) > 0, "the example's perf case has no gflops")
+    print("example line: %d cases pass" % len(results), flush=True)
+
+
+def bad_lines_refused():
+    cases_file = os.path.join(WORK, "bad.cases")
+    with open(cases_file, "w") as out:
+        out.write("rms_norm f32 4x5\nrms_norm f32 4x5 colour=red\n")
+    refusals = [
+        (["--op", "rms_norm", "--problem", "f32 4x5 colour=red"], "no field colour"),
+        (["--op", "rms_norm", "--problem", "f32 5 x=trans"], "f32 5 x=trans"),
+        (["--op", "rms_norm", "--problem", "f32 4x5 eps=small"], "eps=small"),
+        (["--op", "rms_norm", "--problem", "f32 4x5 sideways"], "'sideways'"),
+        (["--op", "no_such_op", "--problem", "f32 4x5"], "no operator no_such_op"),
+        (["--problem", "f32 4x5"], "--problem needs --op"),
+        (["--op", "rms_norm"], "give the problem too"),
+        (["--suite", "rt", "--op", "rms_norm", "--problem", "f32 4x5"], "only the op suite"),
+        (["--cases", cases_file], "bad.cases:2"),
+    ]
+    for args, said in refusals:
+        done = run([INFINICTS, "run", "--backend", REFERENCE, "--device", "cpu", "--quiet", "--out",
+                    os.path.join(WORK, "refused.json")] + args)
+        check(done.returncode == 2, "%s exited %d, not 2" % (args, done.returncode))
+        check(said in done.stderr, "%s: stderr lacks %r: %s" % (args, said, done.stderr.strip()))
+    print("bad lines: %d refusals checked" % len(refusals), flush=True)
+
+
+def rerun_line_carries_problem():
+    fault = {"INFINICTS_FAULT": "rms_norm_epsilon_outside_sqrt"}
+    done = run([INFINICTS, "run", "--backend", FAULT, "--device", "cpu", "--suite", "op", "--mode", "accuracy",
+                "--filter", "op.rms_norm.accuracy/*", "--quiet", "--out", os.path.join(WORK, "fault.json")], fault)
+    check(done.returncode == 1, "the fault run exited %d, not 1" % done.returncode)
+    reruns = [l.split("rerun: ", 1)[1] for l in done.stdout.splitlines() if l.strip().startswith("rerun: ")]
+    check(reruns and "--problem" in reruns[0], "no rerun line with --problem: %s" % reruns[:1])
+    if not reruns:
+        return
+    rerun = reruns[0]
+    elsewhere = os.path.join(WORK, "elsewhere")
+    os.makedirs(elsewhere, exist_ok=True)
+    again = run(["bash", "-c", rerun + " --out rerun.json"], fault, cwd=elsewhere)
+    check(again.returncode == 1, "the pasted rerun line exited %d, not 1: %s" % (again.returncode, rerun))
+    if again.returncode != 1:
+        print(again.stdout, again.stderr)
+        return
+    results = json.load(open(os.path.join(elsewhere, "rerun.json")))["results"]
+    wanted = shlex.split(rerun)[-1]
+    check([r["id"] for r in results] == [wanted], "the rerun ran %s, not %s" % ([r["id"] for r in results], wanted))
+    check(results[0]["status"] == "fail", "the rerun case ended %s" % results[0]["status"])
+    print("rerun line: %s" % rerun, flush=True)
+
+
+os.makedirs(WORK, exist_ok=True)
+default_cases_unchanged()
+round_trip()
+example_line_runs()
+bad_lines_refused()
+rerun_line_carries_problem()
+if failures:
+    print("problem_lines: %d failure(s)" % len(failures))
+    sys.exit(1)
+print("problem_lines: ok")
