@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/collective_sweep.h"
 #include "cli/problem_lines.h"
 
 namespace infinicts::cli {
@@ -23,6 +24,7 @@ struct ListOptions {
   std::string profile = "quick";
   bool long_format = false;  // --long: clauses and params after each id
   ProblemOptions problems;   // --op/--problem, --cases
+  CollectiveSweepOptions sweep;  // --coll, --min-bytes, ...
 };
 
 struct ShowOptions {
@@ -50,6 +52,9 @@ struct RunOptions {
   bool allow_no_device = false;  // --allow-no-device
   std::string shard;             // --shard K/N, or empty
   ProblemOptions problems;       // --op/--problem, --cases
+  CollectiveSweepOptions sweep;  // --coll, --min-bytes, ...
+  int iters = 0;                 // --iters: timed iterations of every perf case; 0: the budget decides
+  int warmup = -1;               // --warmup: warm-up iterations; -1: the timing default
   std::vector<std::string> argv;
 };
 

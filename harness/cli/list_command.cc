@@ -17,6 +17,12 @@ int ListCommand(const ListOptions &options) {
   ProblemLinesFile problem_lines;
   if (options.problems.Given() && !problem_lines.Open(options.problems, &suite_names, &error)) return UsageError(error);
   selection.subjects = problem_lines.subjects();
+  if (options.sweep.Given()) {
+    if (options.problems.Given()) return UsageError("--coll sweeps collectives, --problem/--cases run operators: one or the other");
+    std::vector<std::string> modes = options.modes;
+    if (!ApplyCollectiveSweep(options.sweep, &suite_names, &modes, &selection.subjects, &error)) return UsageError(error);
+    selection.modes = modes;
+  }
   if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   size_t listed_count = 0, unfiltered = 0;
   for (const SuiteCases &suite : suites) {

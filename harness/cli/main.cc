@@ -93,6 +93,24 @@ void AddProblemOptions(CLI::App *command, ProblemOptions *problems) {
       ->check(CLI::ExistingFile);
 }
 
+void AddSweepOptions(CLI::App *command, CollectiveSweepOptions *sweep) {
+  command->add_option("--coll", sweep->collective,
+                      "sweep one collective's perf cases as nccl-tests does (all_reduce, all_gather, reduce_scatter, "
+                      "broadcast, all_gather_v, reduce_scatter_v, or all) instead of the compiled-in sizes")
+      ->type_name("NAME");
+  command->add_option("--min-bytes", sweep->min_bytes, "the sweep's first size (nccl-tests -b; K, M, G; default 8)")
+      ->type_name("BYTES");
+  command->add_option("--max-bytes", sweep->max_bytes,
+                      "the sweep's last size at most (nccl-tests -e; default 64M, or --min-bytes when larger)")
+      ->type_name("BYTES");
+  command->add_option("--step-factor", sweep->step_factor, "each size times this gives the next (nccl-tests -f; default 2)")
+      ->type_name("N");
+  command->add_option("--dtype", sweep->dtype, "the sweep's dtype (nccl-tests -d; default f32)")->type_name("DTYPE");
+  command->add_option("--reduce", sweep->reduce, "the reductions' operation (nccl-tests -o: sum, prod, max, min, avg; "
+                      "default sum)")
+      ->type_name("OP");
+}
+
 CLI::Option *AddProfileOption(CLI::App *command, std::string *profile) {
   return command->add_option("--profile", *profile, "perf sweep size: quick (default) or full (every shape and size)")
       ->type_name("quick|full")
@@ -101,8 +119,10 @@ CLI::Option *AddProfileOption(CLI::App *command, std::string *profile) {
 
 // The suites read what shapes the perf cases have and how long they are timed from
 // the environment the runner passes on to them.
-void ExportPerfSettings(const std::string &profile, double budget_ms, bool cold_cache) {
+void ExportPerfSettings(const std::string &profile, double budget_ms, bool cold_cache, int iters = 0, int warmup = -1) {
   setenv("INFINICTS_PROFILE", profile.c_str(), 1);
+  if (iters > 0) setenv("INFINICTS_PERF_ITERS", std::to_string(iters).c_str(), 1);
+  if (warmup >= 0) setenv("INFINICTS_PERF_WARMUP", std::to_string(warmup).c_str(), 1);
   if (budget_ms > 0) setenv("INFINICTS_PERF_BUDGET_MS", std::to_string(budget_ms).c_str(), 1);
   if (cold_cache) setenv("INFINICTS_PERF_COLD_CACHE", "1", 1);
 }
@@ -124,6 +144,7 @@ int main(int argc, char **argv) {
   AddProfileOption(list_command, &list.profile);
   list_command->add_flag("--long", list.long_format, "each case's clauses and parameters after its id, tab-separated");
   AddProblemOptions(list_command, &list.problems);
+  AddSweepOptions(list_command, &list.sweep);
 
   RunOptions run;
   double timeout = kDefaultTimeoutSeconds;
@@ -158,6 +179,14 @@ int main(int argc, char **argv) {
       ->check(CLI::ExistingFile);
   AddProfileOption(run_command, &run.profile);
   AddProblemOptions(run_command, &run.problems);
+  AddSweepOptions(run_command, &run.sweep);
+  run_command->add_option("--iters", run.iters,
+                          "timed iterations of every perf case, whatever --perf-budget-ms (nccl-tests -n)")
+      ->type_name("N")
+      ->check(NumberWithin(1, 1000000, "iterations"));
+  run_command->add_option("--warmup", run.warmup, "warm-up iterations of every perf case (nccl-tests -w)")
+      ->type_name("N")
+      ->check(NumberWithin(0, 1000000, "iterations"));
   run_command->add_option("--perf-budget-ms", run.perf_budget_ms,
                           "time each perf case spends on timed iterations (default 100)")
       ->type_name("MS")
@@ -293,7 +322,7 @@ int main(int argc, char **argv) {
     merge.argv.assign(argv, argv + argc);
     return MergeCommand(merge);
   }
-  ExportPerfSettings(run.profile, run.perf_budget_ms, run.cold_cache);
+  ExportPerfSettings(run.profile, run.perf_budget_ms, run.cold_cache, run.iters, run.warmup);
   run.timeout_s = timeout;
   if (!level.empty()) run.level = level;
   if (timeout_option->count() > 0) run.timeout_text = timeout_option->as<std::string>();

@@ -140,6 +140,7 @@ std::vector<std::string> Narrowings(const RunOptions &options, const std::vector
   }
   if (!modes_left_out.empty()) narrowed.push_back("--mode left out the " + Joined(modes_left_out) + " cases");
   if (options.problems.Given()) narrowed.push_back("the run took the problems of --problem/--cases, not the suite's");
+  if (options.sweep.Given()) narrowed.push_back("the run took the sizes of --coll's sweep, not the suite's");
   size_t selected = 0, unfiltered = 0;
   for (const SuiteCases &suite : suites) {
     selected += suite.cases.size();
@@ -210,7 +211,15 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
     expectations = std::move(loaded);
   }
 
-  const std::vector<std::string> modes = ModesOrDefault(options.modes);
+  // A sweep names its suite, its mode and its collectives.
+  std::vector<std::string> asked_suites = options.suites, asked_modes = options.modes, swept_subjects;
+  if (options.sweep.Given()) {
+    if (options.problems.Given()) return UsageError("--coll sweeps collectives, --problem/--cases run operators: one or the other");
+    if (!ApplyCollectiveSweep(options.sweep, &asked_suites, &asked_modes, &swept_subjects, &error)) {
+      return UsageError(error);
+    }
+  }
+  const std::vector<std::string> modes = ModesOrDefault(asked_modes);
   const bool conformance_modes =
       std::any_of(modes.begin(), modes.end(), [](const std::string &mode) { return mode != "perf"; });
   if (options.level && !conformance_modes) {
@@ -242,7 +251,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   selection.modes = modes;
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
-  std::vector<std::string> suite_names, missing_libraries, asked_suites = options.suites;
+  std::vector<std::string> suite_names, missing_libraries;
   ProblemLinesFile problem_lines;
   if (options.problems.Given() && !problem_lines.Open(options.problems, &asked_suites, &error)) {
     return UsageError(error);
@@ -250,7 +259,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   if (!SuitesToRun(asked_suites, probe.exported, probe.libraries, &suite_names, &missing_libraries, &error)) {
     return UsageError(error);
   }
-  selection.subjects = problem_lines.subjects();
+  selection.subjects = options.sweep.Given() ? swept_subjects : problem_lines.subjects();
   std::vector<SuiteCases> suites;
   if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   // What narrows the whole selection, before a shard takes its part of it.
@@ -331,6 +340,9 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   rerun.profile = options.profile;
   if (options.perf_budget_ms > 0) rerun.perf_budget_ms = NumberText(options.perf_budget_ms);
   rerun.cold_cache = options.cold_cache;
+  if (options.iters > 0) rerun.iters = std::to_string(options.iters);
+  if (options.warmup >= 0) rerun.warmup = std::to_string(options.warmup);
+  rerun.collective_sweep = options.sweep.Given();
   RunDisplay display(static_cast<int>(total), options.quiet);
   {
     std::map<std::string, double> expected_ms;

@@ -26,6 +26,17 @@ std::string RerunCommand(const RerunContext &context, const report::CaseResult &
     if (!context.profile.empty() && context.profile != "quick") command += " --profile " + ShellQuote(context.profile);
     if (!context.perf_budget_ms.empty()) command += " --perf-budget-ms " + ShellQuote(context.perf_budget_ms);
     if (context.cold_cache) command += " --cold-cache";
+    if (!context.iters.empty()) command += " --iters " + ShellQuote(context.iters);
+    if (!context.warmup.empty()) command += " --warmup " + ShellQuote(context.warmup);
+    const auto bytes = result.params.find("bytes"), dtype = result.params.find("dtype");
+    if (context.collective_sweep && result.suite == "ccl" && bytes != result.params.end() && bytes->is_number() &&
+        dtype != result.params.end() && dtype->is_string()) {
+      const std::string size = std::to_string(bytes->get<size_t>());
+      command += " --coll " + ShellQuote(result.subject) + " --min-bytes " + size + " --max-bytes " + size +
+                 " --dtype " + ShellQuote(dtype->get<std::string>());
+      const auto op = result.params.find("op");
+      if (op != result.params.end() && op->is_string()) command += " --reduce " + ShellQuote(op->get<std::string>());
+    }
   }
   // A case of an operator's problem reruns from its problem line (docs/usage.md "Problem
   // lines"), which can be edited; a bad-descriptor variant's problem is no case of its own.

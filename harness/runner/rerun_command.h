@@ -20,6 +20,10 @@ struct RerunContext {
   std::string profile;         // empty or "quick" (the default): not carried
   std::string perf_budget_ms;  // empty: the default
   bool cold_cache = false;
+  std::string iters, warmup;  // empty: not given
+  // The run swept collectives (--coll): a collective perf case reruns as a sweep of its one
+  // size, the only way its size exists outside the compiled-in ones.
+  bool collective_sweep = false;
 };
 
 // infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter 'rt.memory…'

@@ -29,6 +29,30 @@ Options OptionsFromEnvironment() {
     }
   }
 
+  // nccl-tests' -n and -w: a fixed count of timed and of warm-up iterations, whatever the
+  // budget (`infinicts run --iters / --warmup`).
+  if (const char *text = std::getenv("INFINICTS_PERF_ITERS"); text != nullptr && *text != '\0') {
+    char *end = nullptr;
+    errno = 0;
+    const long iterations = std::strtol(text, &end, 10);
+    if (errno == 0 && *end == '\0' && iterations >= 1 && iterations <= 1000000) {
+      options.min_iterations = options.max_iterations = static_cast<int>(iterations);
+    } else {
+      WarnIgnored("INFINICTS_PERF_ITERS", text, "a count from 1 to 1000000");
+    }
+  }
+  if (const char *text = std::getenv("INFINICTS_PERF_WARMUP"); text != nullptr && *text != '\0') {
+    char *end = nullptr;
+    errno = 0;
+    const long iterations = std::strtol(text, &end, 10);
+    if (errno == 0 && *end == '\0' && iterations >= 0 && iterations <= 1000000) {
+      options.min_warmup = static_cast<int>(iterations);
+      options.warmup_ms = 0;
+    } else {
+      WarnIgnored("INFINICTS_PERF_WARMUP", text, "a count from 0 to 1000000");
+    }
+  }
+
   if (const char *text = std::getenv("INFINICTS_PERF_COLD_CACHE"); text != nullptr && *text != '\0') {
     const std::string value = text;
     if (value == "1") {

@@ -55,8 +55,9 @@ struct Options {
 // many it must span to count as resolved.
 inline constexpr double kTicksPerSample = 20;
 inline constexpr double kResolvedTicks = 10;
-// Defaults, overridden by INFINICTS_PERF_BUDGET_MS and INFINICTS_PERF_COLD_CACHE=1
-// (what `infinicts run --perf-budget-ms / --cold-cache` set for the suites).
+// Defaults, overridden by INFINICTS_PERF_BUDGET_MS, INFINICTS_PERF_ITERS, INFINICTS_PERF_WARMUP
+// and INFINICTS_PERF_COLD_CACHE=1 (what `infinicts run --perf-budget-ms / --iters / --warmup /
+// --cold-cache` set for the suites).
 Options OptionsFromEnvironment();
 
 struct Measurement {

@@ -44,20 +44,20 @@ std::vector<ElementWindow> CheckedWindows(size_t elements, size_t block) {
 
 std::string OnRank(const char *call, int rank) { return std::string(call) + "(rank " + std::to_string(rank) + ")"; }
 
-// The rank's part of the collective (root 0 for Broadcast, SUM for the reductions).
+// The rank's part of the collective (root 0 for Broadcast).
 CallResult IssueOnRank(const CollectivePerfParam &param, const PerfShape &shape, const World &world, int rank,
                        void *send, void *recv) {
   infinicclComm_t comm = world.comm(rank);
   infinirtStream_t stream = world.stream(rank);
   switch (param.collective) {
     case PerfCollective::kAllReduce:
-      return Check(ccl().infinicclAllReduce(send, recv, shape.count, param.dtype, INFINICCL_SUM, comm, stream),
+      return Check(ccl().infinicclAllReduce(send, recv, shape.count, param.dtype, param.op, comm, stream),
                    OnRank("infinicclAllReduce", rank));
     case PerfCollective::kAllGather:
       return Check(ccl().infinicclAllGather(send, recv, shape.count, param.dtype, comm, stream),
                    OnRank("infinicclAllGather", rank));
     case PerfCollective::kReduceScatter:
-      return Check(ccl().infinicclReduceScatter(send, recv, shape.count, param.dtype, INFINICCL_SUM, comm, stream),
+      return Check(ccl().infinicclReduceScatter(send, recv, shape.count, param.dtype, param.op, comm, stream),
                    OnRank("infinicclReduceScatter", rank));
     case PerfCollective::kBroadcast:
       return Check(ccl().infinicclBroadcast(send, recv, shape.count, param.dtype, 0, comm, stream),
@@ -67,7 +67,7 @@ CallResult IssueOnRank(const CollectivePerfParam &param, const PerfShape &shape,
                    OnRank("infinicclAllGatherV", rank));
     case PerfCollective::kReduceScatterV:
       return Check(ccl().infinicclReduceScatterV(send, recv, shape.counts.data(), world.size(), param.dtype,
-                                                 INFINICCL_SUM, comm, stream),
+                                                 param.op, comm, stream),
                    OnRank("infinicclReduceScatterV", rank));
   }
   return Check(INFINI_STATUS_BAD_PARAM, "an unknown collective (a bug of the suite)");
@@ -93,11 +93,13 @@ void RunCollectivePerf(const CollectivePerfParam &param) {
   if (available < 2) GTEST_SKIP() << "a collective needs 2 " << unit << "; the run has " << available;
   const int ranks = param.ranks == kAllRanks ? available : param.ranks;
   if (ranks > available) GTEST_SKIP() << "needs " << ranks << " " << unit << "; the run has " << available;
-  if (param.ranks == kAllRanks && ranks == 2) GTEST_SKIP() << "the run has 2 " << unit << ": the ranks_2 case measures them all";
+  if (param.ranks == kAllRanks && ranks == 2 && !param.swept) GTEST_SKIP() << "the run has 2 " << unit << ": the ranks_2 case measures them all";
   const PerfShape shape = ShapeOf(param.collective, param.dtype, param.bytes, ranks);
   if (shape.count == 0) GTEST_SKIP() << param.bytes << " bytes leave no element per rank over " << ranks << " ranks";
-  const PerfData data(param.collective, param.dtype, ranks, shape);
-  if (!data.Exact()) GTEST_SKIP() << "no exact sums in " << NumberDtypeName(param.dtype) << " over " << ranks << " ranks";
+  const PerfData data(param.collective, param.dtype, param.op, ranks, shape);
+  if (!data.Exact())
+    GTEST_SKIP() << "no exact " << OpName(param.op) << " in " << NumberDtypeName(param.dtype) << " over " << ranks
+                 << " ranks";
 
   const size_t element = ElementSize(param.dtype);
   const size_t send_bytes = shape.send_elements * element, recv_bytes = shape.recv_elements * element;

@@ -12,30 +12,35 @@ namespace {
 
 class AllReducePerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(AllReducePerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AllReducePerf);  // a sweep of another collective
 CTS_TEST_P(AllReducePerf, bandwidth, "all_reduce", "CCL-AR-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class AllGatherPerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(AllGatherPerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AllGatherPerf);  // a sweep of another collective
 CTS_TEST_P(AllGatherPerf, bandwidth, "all_gather", "CCL-AG-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class ReduceScatterPerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(ReduceScatterPerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReduceScatterPerf);  // a sweep of another collective
 CTS_TEST_P(ReduceScatterPerf, bandwidth, "reduce_scatter", "CCL-RS-1", "CCL-NUM-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class BroadcastPerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(BroadcastPerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(BroadcastPerf);  // a sweep of another collective
 CTS_TEST_P(BroadcastPerf, bandwidth, "broadcast", "CCL-BC-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   RunCollectivePerf(GetParam());
 }
 
 class AllGatherVPerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(AllGatherVPerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AllGatherVPerf);  // a sweep of another collective
 CTS_TEST_P(AllGatherVPerf, bandwidth, "all_gather_v", "CCL-AGV-1", "CCL-ORDER-3", "CCL-ORDER-5") {
   cts::NoteOptionalCapability("all_gather_v");
   RunCollectivePerf(GetParam());
@@ -43,6 +48,7 @@ CTS_TEST_P(AllGatherVPerf, bandwidth, "all_gather_v", "CCL-AGV-1", "CCL-ORDER-3"
 
 class ReduceScatterVPerf : public cts::ParamCase<CollectivePerfParam> {};
 CTS_ACROSS_PROCESSES(ReduceScatterVPerf);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReduceScatterVPerf);  // a sweep of another collective
 CTS_TEST_P(ReduceScatterVPerf, bandwidth, "reduce_scatter_v", "CCL-RSV-1", "CCL-NUM-1", "CCL-ORDER-3",
            "CCL-ORDER-5") {
   cts::NoteOptionalCapability("reduce_scatter_v");

@@ -24,12 +24,21 @@ constexpr size_t kLongestPeriod = 13;
 
 }  // namespace
 
-PerfData::PerfData(PerfCollective collective, infiniDtype_t dtype, int ranks, const PerfShape &shape)
-    : collective_(collective), dtype_(dtype), ranks_(ranks), shape_(shape) {
-  const bool sums = collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter ||
-                    collective == PerfCollective::kReduceScatterV;
-  // Values lie in [1, period]; a sum over n ranks reaches n·period.
-  period_ = std::min(kLongestPeriod, LargestExactInteger(dtype) / (sums ? static_cast<size_t>(ranks) : 1));
+PerfData::PerfData(PerfCollective collective, infiniDtype_t dtype, infinicclReduceOp_t op, int ranks,
+                   const PerfShape &shape)
+    : collective_(collective), dtype_(dtype), op_(op), ranks_(ranks), shape_(shape) {
+  reduces_ = collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter ||
+             collective == PerfCollective::kReduceScatterV;
+  const size_t largest = LargestExactInteger(dtype);
+  if (reduces_ && op == INFINICCL_PROD) {
+    // Values 1 and 2: a product over n ranks reaches 2^n.
+    period_ = ranks < 63 && (size_t{1} << ranks) <= largest ? 2 : 0;
+  } else if (reduces_ && (op == INFINICCL_SUM || op == INFINICCL_AVG)) {
+    // Values lie in [1, period]; a sum over n ranks reaches n·period.
+    period_ = std::min(kLongestPeriod, largest / static_cast<size_t>(ranks));
+  } else {
+    period_ = std::min(kLongestPeriod, largest);
+  }
 }
 
 Bytes PerfData::SendBuffer(int rank) const {
@@ -58,9 +67,18 @@ Bytes PerfData::ExpectedReceive(int rank, size_t first, size_t count) const {
       case PerfCollective::kReduceScatterV: {
         // ReduceScatter(V): rank r receives the sums of its block of the send buffers.
         const size_t element = collective_ == PerfCollective::kAllReduce ? j : shape_.BlockOffset(rank) + j;
-        int sum = 0;
-        for (int q = 0; q < ranks_; ++q) sum += Value(element, q);
-        values[k] = sum;
+        long long result = Value(element, 0);
+        for (int q = 1; q < ranks_; ++q) {
+          const int value = Value(element, q);
+          switch (op_) {
+            case INFINICCL_PROD: result *= value; break;
+            case INFINICCL_MAX: result = std::max<long long>(result, value); break;
+            case INFINICCL_MIN: result = std::min<long long>(result, value); break;
+            default: result += value; break;  // SUM, and AVG's sum
+          }
+        }
+        if (op_ == INFINICCL_AVG) result /= ranks_;  // every rank holds the same value
+        values[k] = static_cast<int>(result);
         break;
       }
       case PerfCollective::kAllGather:

@@ -1,11 +1,14 @@
-// The parameter of the collective perf cases: which collective, dtype, rank count and
-// size, with sizes as nccl-tests counts them (see perf_shape.h). Its name reads
-// [op/]dtype/ranks/bytes, e.g. `sum__bf16__ranks_all__bytes_67108864`.
+// The parameter of the collective perf cases: which collective, dtype, reduction, rank count
+// and size, with sizes as nccl-tests counts them (see perf_shape.h). Its name reads
+// [op/]dtype/ranks/bytes, e.g. `sum__bf16__ranks_all__bytes_67108864`. A sweep named on the
+// command line (`infinicts run --coll ...`, $INFINICTS_CCL_SWEEP) replaces the compiled-in
+// sizes, dtypes and reduction.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,14 +19,19 @@ namespace infinicts::ccl_cases {
 
 enum class PerfCollective { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kAllGatherV, kReduceScatterV };
 
+// "all_reduce", "all_gather", ...: the collective's subject in case ids.
+const char *CollectiveSubject(PerfCollective collective);
+
 // Rank count meaning every device under test.
 inline constexpr int kAllRanks = 0;
 
 struct CollectivePerfParam : cts::Param<CollectivePerfParam> {
   PerfCollective collective = PerfCollective::kAllReduce;
   infiniDtype_t dtype = INFINI_DTYPE_F32;
-  int ranks = 2;     // kAllRanks: every device under test
-  size_t bytes = 0;  // nccl-tests' S
+  infinicclReduceOp_t op = INFINICCL_SUM;  // of the reductions
+  int ranks = 2;       // kAllRanks: every device under test
+  size_t bytes = 0;    // nccl-tests' S
+  bool swept = false;  // from a sweep, which has no ranks_2 case to leave two devices to
 
   bool Reduces() const {
     return collective == PerfCollective::kAllReduce || collective == PerfCollective::kReduceScatter ||
@@ -31,7 +39,7 @@ struct CollectivePerfParam : cts::Param<CollectivePerfParam> {
   }
   std::string RanksName() const { return ranks == kAllRanks ? "all" : std::to_string(ranks); }
   std::string Name() const {
-    return std::string(Reduces() ? "sum__" : "") + NumberDtypeName(dtype) + "__ranks_" + RanksName() + "__bytes_" +
+    return std::string(Reduces() ? std::string(OpName(op)) + "__" : "") + NumberDtypeName(dtype) + "__ranks_" + RanksName() + "__bytes_" +
            std::to_string(bytes);
   }
   std::string Json() const {
@@ -41,7 +49,7 @@ struct CollectivePerfParam : cts::Param<CollectivePerfParam> {
     } else {
       json["ranks"] = ranks;
     }
-    if (Reduces()) json["op"] = "sum";
+    if (Reduces()) json["op"] = OpName(op);
     return json.dump();
   }
 };
@@ -55,8 +63,26 @@ inline std::vector<size_t> PerfSizes() {
   return sizes;
 }
 
-// Every dtype × {2 ranks, every device} × size of one collective.
+// nccl-tests' sweep (-b -e -f -d -o) over every device under test.
+struct CollectiveSweep {
+  std::string collective;  // a subject, or "all"
+  size_t min_bytes = 0, max_bytes = 0, step_factor = 2;
+  infiniDtype_t dtype = INFINI_DTYPE_F32;
+  infinicclReduceOp_t op = INFINICCL_SUM;
+};
+
+// "coll=all_reduce min=8 max=1024 factor=2 dtype=f32 op=sum" ($INFINICTS_CCL_SWEEP, which
+// the runner writes); throws std::invalid_argument on anything else.
+CollectiveSweep ParseCollectiveSweep(const std::string &text);
+// The sweep of $INFINICTS_CCL_SWEEP, if set (a malformed one ends the process, exit 2).
+const std::optional<CollectiveSweep> &SweepFromEnvironment();
+
+// The sweep's cases of one collective (none when the sweep names another).
+std::vector<CollectivePerfParam> SweptParams(const CollectiveSweep &sweep, PerfCollective collective);
+
+// Every dtype × {2 ranks, every device} × size of one collective; under a sweep, the sweep's.
 inline std::vector<CollectivePerfParam> PerfMatrix(PerfCollective collective, const std::vector<infiniDtype_t> &dtypes) {
+  if (const auto &sweep = SweepFromEnvironment()) return SweptParams(*sweep, collective);
   std::vector<CollectivePerfParam> params;
   for (infiniDtype_t dtype : dtypes) {
     for (int ranks : {2, kAllRanks}) {

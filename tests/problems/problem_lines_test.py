@@ -18,23 +18,13 @@ import gzip
 import json
 import os
 import shlex
-import subprocess
 import sys
 
+import cli_check
+from cli_check import check, run
+
 INFINICTS, REFERENCE, FAULT, WORK = sys.argv[1:5]
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
-
-
-def run(args, env=None, cwd=None):
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    return subprocess.run(args, capture_output=True, text=True, env=full_env, cwd=cwd or WORK)
+cli_check.work = WORK
 
 
 def listed_cases(args):
@@ -164,7 +154,4 @@ round_trip()
 example_line_runs()
 bad_lines_refused()
 rerun_line_carries_problem()
-if failures:
-    print("problem_lines: %d failure(s)" % len(failures))
-    sys.exit(1)
-print("problem_lines: ok")
+cli_check.finish("problem_lines")
