@@ -4,7 +4,11 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
 
+#include "tensor/dtype.h"
 #include "tolerance/output_check.h"
 #include "tolerance/ulp.h"
 #include "oracle/oracles.h"
@@ -162,6 +166,26 @@ TEST(Tolerance, DefaultsAndOverrides) {
   EXPECT_NE(gemm.reason.find("gemm"), std::string::npos);
   for (const ToleranceOverride &entry : ToleranceOverrides()) {
     EXPECT_GT(std::string(entry.reason).size(), 20u) << entry.op;
+  }
+}
+
+// A row is keyed by the operator's subject string: a row whose key no operator has (a typo)
+// would never apply, and its operator would fall back to the default without a word. A second
+// row for one operator and dtype, or a row for every dtype beside per-dtype rows, would be
+// shadowed by the first the lookup meets.
+TEST(Tolerance, EveryOverrideNamesOneOperatorAndDtypeOnce) {
+  const std::set<std::string> subjects = {
+#define OPERATOR(Name, subject, ...) #subject,
+#include "infiniop/operators.def"
+#undef OPERATOR
+  };
+  std::map<std::string, std::set<int>> dtypes_of;
+  for (const ToleranceOverride &entry : ToleranceOverrides()) {
+    EXPECT_TRUE(subjects.count(entry.op)) << "tolerance row '" << entry.op << "' names no operator of operators.def";
+    std::set<int> &dtypes = dtypes_of[entry.op];
+    EXPECT_TRUE(dtypes.insert(entry.dtype).second) << entry.op << " has two rows for " << DtypeName(entry.dtype);
+    const bool every = dtypes.count(INFINI_DTYPE_INVALID) > 0;
+    EXPECT_FALSE(every && dtypes.size() > 1) << entry.op << " has a row for every dtype beside rows for some";
   }
 }
 

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,17 +46,19 @@ inline Rng CaseRng() { return Rng(cts::CaseSeed()); }
 // checked by building its specs. A line that does not parse is recorded, not run.
 template <class Op>
 std::vector<typename Op::Problem> ProblemsOf(std::vector<typename Op::Problem> compiled) {
+  static_assert(HasFields<typename Op::Problem>::value,
+                "an operator's Problem declares its Fields (common/problem_grammar.h)");
   if (!cts::AdHocProblemsActive()) return compiled;
   std::vector<typename Op::Problem> problems;
-  for (const cts::AdHocProblem &line : cts::AdHocProblemsFor(Op::kSubject)) {
-    if constexpr (!HasFields<typename Op::Problem>::value) {
-      cts::RecordAdHocProblemError(line, std::string(Op::kSubject) + " declares no problem fields yet");
-    } else try {
-      auto problem = ParseProblemLine(line.line, Op::ConformanceProblems().front());
+  const std::vector<cts::AdHocProblem> lines = cts::AdHocProblemsFor(Op::kSubject);
+  if (lines.empty()) return problems;
+  const typename Op::Problem seed = Op::ConformanceProblems().front();
+  std::set<std::string> names;  // two lines of one problem (eps=1e-5, eps=0.00001) make one case
+  for (const cts::AdHocProblem &line : lines) {
+    try {
+      auto problem = ParseProblemLine(line.line, seed);
       Op::Specs(problem);
-      const bool repeated = std::any_of(problems.begin(), problems.end(),
-                                        [&](const auto &other) { return other.Name() == problem.Name(); });
-      if (!repeated) problems.push_back(std::move(problem));
+      if (names.insert(problem.Name()).second) problems.push_back(std::move(problem));
     } catch (const std::exception &error) {
       cts::RecordAdHocProblemError(line, error.what());
     }
