@@ -38,7 +38,10 @@ bool ParseNumber(const std::string &text, double *value) {
   errno = 0;
   char *end = nullptr;
   const double parsed = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE) return false;
+  if (end != text.c_str() + text.size()) return false;
+  // ERANGE also flags a subnormal result, which is exact enough to keep; not an overflow to
+  // infinity or an underflow to zero, which would change the value written.
+  if (errno == ERANGE && (std::isinf(parsed) || parsed == 0)) return false;
   *value = parsed;
   return true;
 }
