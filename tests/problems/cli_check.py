@@ -20,6 +20,14 @@ def run(args, env=None, cwd=None):
     return subprocess.run(args, capture_output=True, text=True, env=full_env, cwd=cwd or work)
 
 
+def expect_refusals(command, refusals):
+    """Each (args, said): the command with args exits 2 and its stderr holds said."""
+    for args, said in refusals:
+        done = run(command + args)
+        check(done.returncode == 2, "%s exited %d, not 2" % (args, done.returncode))
+        check(said in done.stderr, "%s: stderr lacks %r: %s" % (args, said, done.stderr.strip()))
+
+
 def finish(name):
     if failures:
         print("%s: %d failure(s)" % (name, len(failures)))
