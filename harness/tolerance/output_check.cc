@@ -33,9 +33,20 @@ bool Within(double expected, double got, const Tolerance &tolerance) {
   return std::fabs(got - expected) <= tolerance.atol + tolerance.rtol * std::fabs(expected);
 }
 
-bool ElementMatches(double expected, double got, const Tolerance &tolerance) {
+// The smallest magnitude a float dtype rounds to infinity (its largest finite value plus half
+// an ulp there); infinity for the others.
+double OverflowThreshold(infiniDtype_t dtype) {
+  if (dtype != INFINI_DTYPE_F16 && dtype != INFINI_DTYPE_BF16 && dtype != INFINI_DTYPE_F32) return HUGE_VAL;
+  const double largest = MaxFinite(dtype);
+  return largest + std::ldexp(1.0, std::ilogb(largest) - MantissaBits(dtype) - 1);
+}
+
+// An expected value beyond the dtype's range is infinity once rounded to it (1/x of a bf16
+// subnormal), so that infinity is the right answer there.
+bool ElementMatches(double expected, double got, const Tolerance &tolerance, double overflow) {
   if (std::isnan(expected)) return std::isnan(got);
   if (std::isinf(expected)) return got == expected;
+  if (std::fabs(expected) >= overflow) return got == std::copysign(HUGE_VAL, expected);
   return std::isfinite(got) && Within(expected, got, tolerance);
 }
 
@@ -88,6 +99,7 @@ CompareResult Compare(const HostTensor &expected_fp64, const HostTensor &got, co
   const std::vector<double> expected = expected_fp64.ToDoubles();
   const std::vector<double> actual = got.ToDoubles();
   result.count = expected.size();
+  const double overflow = OverflowThreshold(got.dtype());
 
   for (size_t i = 0; i < expected.size(); ++i) {
     const double want = expected[i], have = actual[i];
@@ -97,7 +109,7 @@ CompareResult Compare(const HostTensor &expected_fp64, const HostTensor &got, co
       if (want != 0.0) result.max_rel_err = std::max(result.max_rel_err, error / std::fabs(want));
       result.max_ulp = std::max(result.max_ulp, UlpError(got.dtype(), want, have));
     }
-    if (ElementMatches(want, have, tolerance)) continue;
+    if (ElementMatches(want, have, tolerance, overflow)) continue;
     ++result.mismatch_count;
     if (std::isfinite(want) != std::isfinite(have)) ++result.nonfinite_mismatch_count;
     if (result.first_mismatches.size() < kMaxListedMismatches) {

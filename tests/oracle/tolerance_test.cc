@@ -53,6 +53,25 @@ TEST(Compare, NanAndInfMustMatchWhereExpected) {
   EXPECT_FALSE(Compare(F64({1}, {inf}), half, kLoose).pass);
 }
 
+// A value beyond the dtype's range rounds to infinity there: that infinity is right, and
+// nothing else is (found by fuzzing: 1/x of bf16 subnormals).
+TEST(Compare, BeyondTheDtypesRangeOnlyInfinityOfItsSignMatches) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto bf16 = [](double value) { return HostTensor::FromValues(INFINI_DTYPE_BF16, {1}, {value}); };
+  const auto f16 = [](double value) { return HostTensor::FromValues(INFINI_DTYPE_F16, {1}, {value}); };
+  EXPECT_TRUE(Compare(F64({1}, {7.26e38}), bf16(inf), DefaultTolerance(INFINI_DTYPE_BF16)).pass);
+  EXPECT_TRUE(Compare(F64({1}, {-7.26e38}), bf16(-inf), DefaultTolerance(INFINI_DTYPE_BF16)).pass);
+  EXPECT_FALSE(Compare(F64({1}, {7.26e38}), bf16(-inf), kLoose).pass);
+  EXPECT_FALSE(Compare(F64({1}, {7.26e38}), bf16(MaxFinite(INFINI_DTYPE_BF16)), kLoose).pass);
+  EXPECT_FALSE(Compare(F64({1}, {7.26e38}), bf16(NAN), kLoose).pass);
+  // F16: 65520 rounds to infinity (ties to even), 65519 to 65504.
+  EXPECT_TRUE(Compare(F64({1}, {65520}), f16(inf), DefaultTolerance(INFINI_DTYPE_F16)).pass);
+  EXPECT_FALSE(Compare(F64({1}, {65519}), f16(inf), DefaultTolerance(INFINI_DTYPE_F16)).pass);
+  EXPECT_TRUE(Compare(F64({1}, {65519}), f16(65504), DefaultTolerance(INFINI_DTYPE_F16)).pass);
+  // Within F32's range, infinity stays wrong.
+  EXPECT_FALSE(Compare(F64({1}, {3.3e38}), F32({1}, {INFINITY}), kLoose).pass);
+}
+
 TEST(Compare, AnAllZeroOutputFailsAgainstRealData) {
   for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}) {
     HostTensor x(dtype, Shape{16, 64});
