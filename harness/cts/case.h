@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -81,10 +82,23 @@ template <class P>
 struct Param : ParamBase {
   friend void PrintTo(const P &param, std::ostream *os) { *os << param.Json(); }
 };
+// A parameter name GoogleTest takes (letters, digits, '_'), written as the op suite's
+// NumberName writes numbers: '-' as 'm', '.' as '_', '+' left out, anything else as '_'.
+// A problem line may give any value (norm=-1), and GoogleTest aborts on a name it refuses.
+inline std::string GTestSafeName(const std::string &name) {
+  std::string safe;
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') safe += c;
+    else if (c == '-') safe += 'm';
+    else if (c != '+') safe += '_';
+  }
+  return safe;
+}
+
 struct NameFromParam {
   template <class P>
   std::string operator()(const testing::TestParamInfo<P> &info) const {
-    return info.param.Name();
+    return GTestSafeName(info.param.Name());
   }
 };
 

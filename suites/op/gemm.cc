@@ -86,7 +86,9 @@ struct GemmOp {
   }
 
   static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
-    return {oracle::Gemm(t[0], t[1], t[2], p.alpha, p.beta)};
+    // alpha and beta travel as floats: the oracle takes the values the backend receives.
+    return {oracle::Gemm(t[0], t[1], t[2], static_cast<double>(static_cast<float>(p.alpha)),
+                         static_cast<double>(static_cast<float>(p.beta)))};
   }
 
   static double Flops(const Problem &p) { return 2.0 * std::max<size_t>(p.batch, 1) * p.m * p.n * p.k; }

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,9 @@ struct MRoPEOp {
   static constexpr const char *kSubject = "mrope";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
+    // Fill gives each token three different table rows.
+    if (p.per_axis && p.table_len < 3)
+      throw std::invalid_argument("MRoPE: per-axis positions need table_len of at least 3");
     Layout q = ContiguousLayout(p.QShape()), k = ContiguousLayout(p.KShape()), q_out = q;
     Layout table = ContiguousLayout(p.TableShape()), positions = ContiguousLayout(p.PositionsShape());
     if (p.views) {

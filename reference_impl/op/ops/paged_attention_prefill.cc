@@ -65,6 +65,7 @@ void RunPrefill(const PagedAttentionPlan &plan, T *out, const T *q, const T *k_c
                 const std::vector<int64_t> &lengths, const std::vector<int64_t> &cum,
                 const std::vector<int64_t> &tables, const float *alibi) {
   const size_t group = plan.Group(), head_size = plan.head_size, value_size = plan.value_size;
+  if (group == 0) return;  // no query head: nothing to write
   const size_t tile_queries = std::max<size_t>(1, kTileRows / group);
   std::vector<float> keys_f32, values_f32, q_tile, s_tile, o_tile, inverse_sums;
   for (size_t s = 0; s < plan.num_seqs; ++s) {
