@@ -10,6 +10,7 @@
 #include "cli/case_selection.h"
 #include "cli/checked_values.h"
 #include "cli/commands.h"
+#include "cli/fuzz_command.h"
 #include "cli/suggest.h"
 #include "report/run_facts.h"
 
@@ -207,6 +208,36 @@ int main(int argc, char **argv) {
   run_command->footer("Exit codes: 0 nothing failed, crashed or timed out (and the --level was reached); 1 otherwise; "
                       "2 bad usage or a backend that cannot be loaded.");
 
+  FuzzOptions fuzz;
+  std::string budget = "60s";
+  CLI::App *fuzz_command = app.add_subcommand(
+      "fuzz", "run random problems of the operators against the oracle; shrink each failure to a minimal problem line");
+  ListOption(fuzz_command, "--backend", &fuzz.backends, "a backend directory or library; repeatable")
+      ->type_name("DIR|LIB")
+      ->delimiter('\0')
+      ->required();
+  fuzz_command->add_option("--device", fuzz.device, "device type: cpu, nvidia, another type name, or its number")
+      ->type_name("cpu|nvidia|NAME|INT")
+      ->required();
+  fuzz_command->add_option("--device-ids", fuzz.device_ids, "the devices to use (default: every device of the type)")
+      ->type_name("0,1");
+  fuzz_command->add_option("--op", fuzz.op, "the operator to fuzz, or all (default)")->type_name("NAME|all");
+  fuzz_command->add_option("--seed", fuzz.seed, "the draws' seed: the same seed draws the same problems (default 1)")
+      ->type_name("S");
+  fuzz_command->add_option("--budget", budget, "time to spend drawing problems: 60s, 5m, 1h (default 60s); shrinking "
+                                               "a failure found goes on past it")
+      ->type_name("TIME");
+  fuzz_command->add_option("--draws", fuzz.draws, "problems per operator in each round (default 8)")
+      ->type_name("N")
+      ->check(NumberWithin(1, 10000, "problems"));
+  fuzz_command->add_option("--timeout", fuzz.timeout_s, "seconds a case may run (default 60)")
+      ->type_name("SECONDS")
+      ->check(NumberWithin(kMinTimeoutSeconds, kMaxTimeoutSeconds, "seconds"));
+  fuzz_command->add_option("--out", fuzz.out, "report file (default: reports/out/fuzz-<device>-<yyyymmdd-hhmmss>.json)")
+      ->type_name("FILE.json");
+  fuzz_command->footer("Exit codes: 0 no problem failed; 1 one failed (each shrunk and printed with its rerun line); "
+                       "2 bad usage, a backend that cannot be loaded, or an operator that takes no problem lines.");
+
   MergeOptions merge;
   CLI::App *merge_command = app.add_subcommand("merge", "join the reports of a sharded run (--shard K/N) into one report");
   merge_command->add_option("shards", merge.inputs, "the shards' reports")->type_name("SHARD.json")->required();
@@ -318,6 +349,11 @@ int main(int argc, char **argv) {
   if (report_command->parsed()) return ReportCommand(report_options);
   if (info_command->parsed()) return InfoCommand(info);
   if (show_command->parsed()) return ShowCommand(show);
+  if (fuzz_command->parsed()) {
+    if (!ParseBudget(budget, &fuzz.budget_s)) return UsageError("--budget wants a time such as 60s, 5m or 1h, not '" + budget + "'");
+    fuzz.argv.assign(argv, argv + argc);
+    return FuzzCommand(fuzz);
+  }
   if (merge_command->parsed()) {
     merge.argv.assign(argv, argv + argc);
     return MergeCommand(merge);

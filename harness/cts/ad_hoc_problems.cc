@@ -34,8 +34,8 @@ AdHocState &State() {
   return state;
 }
 
-std::set<std::string> &Subjects() {
-  static std::set<std::string> subjects;
+std::map<std::string, ProblemFuzzing> &Subjects() {
+  static std::map<std::string, ProblemFuzzing> subjects;
   return subjects;
 }
 
@@ -84,10 +84,12 @@ std::vector<AdHocProblem> AdHocProblemsFor(const std::string &subject) {
   return picked;
 }
 
-bool RegisterProblemSubject(const std::string &subject) {
-  Subjects().insert(subject);
+bool RegisterProblemSubject(const std::string &subject, ProblemFuzzing fuzzing) {
+  Subjects()[subject] = std::move(fuzzing);
   return true;
 }
+
+const std::map<std::string, ProblemFuzzing> &ProblemSubjects() { return Subjects(); }
 
 void RecordAdHocProblemError(const AdHocProblem &problem, const std::string &why) {
   AddError(&State().errors, problem.where + ": " + problem.subject + " " + problem.line + ": " + why);
@@ -98,7 +100,7 @@ std::vector<std::string> AdHocProblemErrors() {
   for (const AdHocProblem &problem : State().problems) {
     if (Subjects().count(problem.subject)) continue;
     std::string known;
-    for (const std::string &subject : Subjects()) known += (known.empty() ? "" : ", ") + subject;
+    for (const auto &[subject, fuzzing] : Subjects()) known += (known.empty() ? "" : ", ") + subject;
     AddError(&errors, problem.where + ": no operator " + problem.subject + " takes problem lines (those that do: " +
                           known + ")");
   }

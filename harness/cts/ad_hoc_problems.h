@@ -5,6 +5,10 @@
 // the cases that take no problem (bad descriptors, dtype probes) are not declared.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,8 +25,18 @@ bool AdHocProblemsActive();
 // The file's lines for one subject, in file order.
 std::vector<AdHocProblem> AdHocProblemsFor(const std::string &subject);
 
+// How `infinicts fuzz` varies a subject's problems (the op suite's common/problem_fuzzing.h):
+// `draw` gives up to `count` valid problem lines drawn from the seed; `shrink` the valid lines
+// simpler than a given one, simplest first.
+struct ProblemFuzzing {
+  std::function<std::vector<std::string>(uint64_t seed, size_t count)> draw;
+  std::function<std::vector<std::string>(const std::string &line)> shrink;
+};
+
 // A subject whose problems parse from lines; a line for any other is an error.
-bool RegisterProblemSubject(const std::string &subject);
+bool RegisterProblemSubject(const std::string &subject, ProblemFuzzing fuzzing = {});
+// The registered subjects, by name, and how each one's problems are varied.
+const std::map<std::string, ProblemFuzzing> &ProblemSubjects();
 // A line that does not parse: where it is and why.
 void RecordAdHocProblemError(const AdHocProblem &problem, const std::string &why);
 // Every error so far (unreadable file, unknown subject, a line that does not parse), each once.

@@ -1,5 +1,7 @@
 // main() of every suite binary. The runner starts it as
 //   <suite> --cts-list
+//   <suite> --cts-draw SUBJECT|all --cts-seed S --cts-count N      (infinicts fuzz)
+//   <suite> --cts-shrink SUBJECT --cts-problem LINE                  (infinicts fuzz)
 //   <suite> --cts-backend PATH… --cts-device TYPE [--cts-device-ids 0,1]
 //           [--cts-cases FILE] [--cts-results-fd N] [--cts-spread RANK/RANKS --cts-input-fd N]
 // (--cts-spread: this process drives one rank of each collective case, cts/rank_spread.h).
@@ -42,6 +44,9 @@ struct Options {
   int results_fd = -1;
   std::string spread;  // "RANK/RANKS"
   int input_fd = -1;
+  std::string draw, shrink, problem;  // fuzzing: see cts/ad_hoc_problems.h ProblemFuzzing
+  uint64_t seed = 1;
+  size_t count = 1;
 };
 
 [[noreturn]] void Usage(const std::string &why) {
@@ -75,6 +80,11 @@ Options ParseOptions(int argc, char **argv) {
     else if (arg == "--cts-results-fd") options.results_fd = std::atoi(value().c_str());
     else if (arg == "--cts-spread") options.spread = value();
     else if (arg == "--cts-input-fd") options.input_fd = std::atoi(value().c_str());
+    else if (arg == "--cts-draw") options.draw = value();
+    else if (arg == "--cts-shrink") options.shrink = value();
+    else if (arg == "--cts-problem") options.problem = value();
+    else if (arg == "--cts-seed") options.seed = std::strtoull(value().c_str(), nullptr, 10);
+    else if (arg == "--cts-count") options.count = std::strtoull(value().c_str(), nullptr, 10);
     else Usage("unknown option " + arg);
   }
   if (options.backends.empty()) {
@@ -111,6 +121,30 @@ std::vector<int> ResolveDeviceIds(const Options &options, infiniDevice_t type) {
   return ids;
 }
 
+// One seed per subject, the same on every build (FNV-1a of its name over the run's seed).
+uint64_t SubjectSeed(uint64_t seed, const std::string &subject) {
+  uint64_t hash = 1469598103934665603ull ^ seed;
+  for (const char c : subject) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return hash;
+}
+
+// Prints "<subject> <problem line>" lines, as a problems file holds them: the draws of every
+// subject asked for (each from its own seed: the run's seed and its name), or the ones
+// simpler than a problem.
+int PrintFuzzedProblems(const Options &options) {
+  const auto &subjects = infinicts::cts::ProblemSubjects();
+  const std::string &asked = options.draw.empty() ? options.shrink : options.draw;
+  if (!options.shrink.empty() && asked == "all") Usage("--cts-shrink takes one operator");
+  if (asked != "all" && (!subjects.count(asked) || !subjects.at(asked).draw)) Usage("no operator " + asked + " takes fuzzed problems");
+  for (const auto &[subject, fuzzing] : subjects) {
+    if (!fuzzing.draw || (asked != "all" && subject != asked)) continue;
+    const std::vector<std::string> lines =
+        options.draw.empty() ? fuzzing.shrink(options.problem) : fuzzing.draw(SubjectSeed(options.seed, subject), options.count);
+    for (const std::string &line : lines) std::cout << subject << " " << line << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -123,6 +157,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "infinicts suite %s: %s\n", INFINICTS_SUITE_NAME, error.c_str());
     return 2;
   }
+
+  if (!options.draw.empty() || !options.shrink.empty()) return PrintFuzzedProblems(options);
 
   if (options.list) {
     for (const auto &listed : infinicts::cts::ListRegisteredCases(INFINICTS_SUITE_NAME)) {

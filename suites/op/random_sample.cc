@@ -57,9 +57,9 @@ struct RandomSampleProblem : Param<RandomSampleProblem> {
     field.Bare("dtype", dtype);
     field("result", result_dtype);
     field("n", n);
-    field("random_val", sampling.random_val);
-    field("topp", sampling.topp);
-    field("topk", sampling.topk);
+    field("random_val", sampling.random_val).Min(0).Max(1);  // OP-RANDOMSAMPLE: what this version specifies
+    field("topp", sampling.topp).Min(0).Max(1);
+    field("topk", sampling.topk).Min(1);
     field("temperature", sampling.temperature);
     field("probs", probs_layout);
     field("top_last", top_last);

@@ -41,7 +41,7 @@ struct TopksoftmaxProblem : Param<TopksoftmaxProblem> {
     field.Bare("dtype", dtype);
     field("tokens", tokens);
     field("experts", experts);
-    field("topk", topk);
+    field("topk", topk).Min(1).Max(32);  // OP-TOPKSOFTMAX: a topk of 0 or beyond 32 is not specified
     field("norm", norm);
     field("x", x_layout);
     field("logits", rows);

@@ -28,6 +28,7 @@ struct ToyProblem {
   std::string scenario = "plain";
   std::vector<int64_t> keys = {3, 9};
   std::vector<size_t> pads;
+  int heads = 2;
 
   template <class Field>
   void Fields(Field &field) {
@@ -43,6 +44,7 @@ struct ToyProblem {
     field("scenario", scenario);
     field("keys", keys);
     field("pads", pads);
+    field("heads", heads).Min(1).Max(64);
   }
   std::string Line() const { return ProblemLine(*this); }
 };
@@ -113,6 +115,24 @@ TEST(ProblemGrammar, ALeftOutFieldTakesItsDefaultNotTheSeeds) {
   ToyProblem seed;
   seed.eps = 0.25;
   EXPECT_EQ(ParseProblemLine("f32 2x2", seed).eps, 1e-5);
+}
+
+TEST(ProblemGrammar, ANumberOutsideItsBoundsIsRefused) {
+  EXPECT_NE(ErrorOf("f32 4x5 heads=0").find("'heads=0': outside [1, 64]"), std::string::npos) << ErrorOf("f32 4x5 heads=0");
+  EXPECT_NE(ErrorOf("f32 4x5 heads=65").find("outside [1, 64]"), std::string::npos);
+  EXPECT_EQ(ErrorOf("f32 4x5 heads=1"), "");
+  EXPECT_EQ(Parse("f32 4x5 heads=64").heads, 64);
+  // The declaration's bounds travel with its fields, for the fuzzer.
+  for (const FieldText &field : FieldTextsOf(ToyProblem{})) {
+    if (field.key == "heads") {
+      EXPECT_EQ(field.low, 1);
+      EXPECT_EQ(field.high, 64);
+      EXPECT_EQ(field.kind, FieldKind::kInteger);
+    } else {
+      EXPECT_EQ(field.low, -HUGE_VAL) << field.key;
+      EXPECT_EQ(field.high, HUGE_VAL) << field.key;
+    }
+  }
 }
 
 TEST(ProblemGrammar, BadLinesSayWhatIsWrong) {

@@ -30,6 +30,7 @@
 #include "common/op_case.h"
 #include "common/operator_calls.h"
 #include "common/prepared_call.h"
+#include "common/problem_fuzzing.h"
 #include "cts/ad_hoc_problems.h"
 #include "tensor/dtype.h"
 
@@ -64,6 +65,38 @@ std::vector<typename Op::Problem> ProblemsOf(std::vector<typename Op::Problem> c
     }
   }
   return problems;
+}
+
+// What `infinicts fuzz` varies of the operator (common/problem_fuzzing.h).
+template <class Op>
+const FuzzedOperator &FuzzedOperatorOf() {
+  static const FuzzedOperator op = [] {
+    FuzzedOperator made;
+    for (const auto &problem : Op::AccuracyProblems()) made.corpus.push_back(FieldTextsOf(problem));
+    for (const auto &problem : Op::ConformanceProblems()) made.corpus.push_back(FieldTextsOf(problem));
+    const typename Op::Problem seed = Op::ConformanceProblems().front();
+    made.plain = FieldTextsOf(seed);
+    made.check = [seed](const std::string &line) -> std::optional<CheckedProblem> {
+      try {
+        const typename Op::Problem problem = ParseProblemLine(line, seed);
+        CheckedProblem checked;
+        checked.fields = FieldTextsOf(problem);
+        checked.line = JoinFieldTexts(checked.fields, DefaultFieldTexts<typename Op::Problem>());
+        for (const TensorSpec &spec : Op::Specs(problem)) checked.bytes += StorageElements(spec.layout) * DtypeSize(spec.dtype);
+        return checked;
+      } catch (const std::exception &) {
+        return std::nullopt;
+      }
+    };
+    return made;
+  }();
+  return op;
+}
+
+template <class Op>
+cts::ProblemFuzzing FuzzingOf() {
+  return {[](uint64_t seed, size_t count) { return DrawProblemLines(FuzzedOperatorOf<Op>(), seed, count); },
+          [](const std::string &line) { return SimplerProblemLines(FuzzedOperatorOf<Op>(), line); }};
 }
 
 // The cases that take no problem are not declared under problem lines.
@@ -349,7 +382,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(perf, Op##TimedProblem, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>({})), \
                            INFINICTS_OP_NAMES);                                                             \
-  static const bool op_problem_subject_##Op [[maybe_unused]] = ::infinicts::cts::RegisterProblemSubject(Op::kSubject)
+  static const bool op_problem_subject_##Op [[maybe_unused]] = ::infinicts::cts::RegisterProblemSubject(Op::kSubject, ::infinicts::op_cases::FuzzingOf<Op>())
 
 #define INFINICTS_OP_BAD_CASES_(Op, Kind, test, kind, clauses)                                              \
   class Op##Kind : public ::infinicts::cts::ParamCase<Op::BadDescriptor> {};                               \

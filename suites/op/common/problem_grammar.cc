@@ -73,6 +73,12 @@ std::string FieldParser::Error() const {
     if (!bare_used_[i]) return "'" + bare_[i] + "' is no value a field takes without its name (write key=value; the fields: " +
                                Joined(known_) + ")";
   }
+  for (const BoundedValue &bounded : bounded_) {
+    if (bounded.value >= bounded.low && bounded.value <= bounded.high) continue;
+    const auto limit = [](double value) { return std::isinf(value) ? std::string(value < 0 ? "-inf" : "inf") : ShortestText(value); };
+    return "'" + bounded.key + "=" + ShortestText(bounded.value) + "': outside [" + limit(bounded.low) + ", " +
+           limit(bounded.high) + "], the range the specification gives " + bounded.key;
+  }
   return "";
 }
 
@@ -90,6 +96,13 @@ std::string JoinFieldTexts(const std::vector<FieldText> &fields, const std::vect
     if (field.text != default_text) append(field.key + "=" + field.text);
   }
   return line;
+}
+
+nlohmann::json FieldTextsJson(const std::vector<FieldText> &fields, const std::vector<FieldText> &defaults) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const FieldText &field : fields) json[field.key] = field.json;
+  json["problem"] = JoinFieldTexts(fields, defaults);
+  return json;
 }
 
 }  // namespace infinicts::op_cases

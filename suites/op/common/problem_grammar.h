@@ -7,7 +7,7 @@
 //       field.Bare("dtype", dtype);     // written without its key: "f16"
 //       field("w", w_dtype);            // "w=f32"
 //       field.Bare("shape", shape);     // "7x31"
-//       field("eps", epsilon);          // "eps=1e-06"
+//       field("eps", epsilon).Min(0);   // "eps=1e-06"; a line giving eps=-1 is refused
 //     }
 //   };
 //
@@ -21,7 +21,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <map>
 #include <optional>
@@ -170,35 +173,77 @@ struct FieldCodec<std::vector<T>> {
   }
 };
 
-// One field as a line and JSON show it; zero_text is the text of its type's zero value.
+// The range the specification gives a number field: field("topk", topk).Min(1). A line
+// whose value lies outside is refused, and the fuzzer draws inside it. Other fields ignore it.
+struct FieldBounds {
+  double *low = nullptr, *high = nullptr;
+  FieldBounds &Min(double value) {
+    if (low) *low = value;
+    return *this;
+  }
+  FieldBounds &Max(double value) {
+    if (high) *high = value;
+    return *this;
+  }
+};
+
+// What a field holds, as the fuzzer (common/problem_fuzzing.h) varies it.
+enum class FieldKind { kDtype, kBool, kInteger, kUnsigned, kReal, kEnum, kShape, kOther };
+
+// One field as a line and JSON show it; zero_text is the text of its type's zero value;
+// choices are an enum's value names.
 struct FieldText {
   std::string key;
   bool bare = false;
   std::string text, zero_text;
   nlohmann::json json;
+  FieldKind kind = FieldKind::kOther;
+  std::vector<std::string> choices;
+  double low = -HUGE_VAL, high = HUGE_VAL;  // FieldBounds
 };
+
+template <class T>
+FieldKind KindOfField() {
+  if constexpr (std::is_same_v<T, infiniDtype_t>) return FieldKind::kDtype;
+  else if constexpr (std::is_same_v<T, bool>) return FieldKind::kBool;
+  else if constexpr (std::is_enum_v<T>) return FieldKind::kEnum;
+  else if constexpr (std::is_integral_v<T>) return std::is_unsigned_v<T> ? FieldKind::kUnsigned : FieldKind::kInteger;
+  else if constexpr (std::is_floating_point_v<T>) return FieldKind::kReal;
+  else if constexpr (std::is_same_v<T, std::vector<size_t>>) return FieldKind::kShape;
+  else return FieldKind::kOther;
+}
 
 // Visits a problem's fields and records each one's text.
 class FieldCollector {
  public:
   template <class T>
-  void operator()(const std::string &key, T &value) {
-    Add(key, false, value);
+  FieldBounds operator()(const std::string &key, T &value) {
+    return Add(key, false, value);
   }
   template <class T>
-  void Bare(const std::string &key, T &value) {
-    Add(key, true, value);
+  FieldBounds Bare(const std::string &key, T &value) {
+    return Add(key, true, value);
   }
-  const std::vector<FieldText> &fields() const { return fields_; }
+  std::vector<FieldText> fields() const { return {fields_.begin(), fields_.end()}; }
 
  private:
   template <class T>
-  void Add(const std::string &key, bool bare, const T &value) {
+  FieldBounds Add(const std::string &key, bool bare, const T &value) {
     std::string text = FieldCodec<T>::Text(value);
     if (bare && text == "none") text = "scalar";  // a bare empty list is a 0-D shape
-    fields_.push_back({key, bare, text, FieldCodec<T>::Text(T{}), FieldCodec<T>::Json(value)});
+    FieldText field{key, bare, text, FieldCodec<T>::Text(T{}), FieldCodec<T>::Json(value), KindOfField<T>(), {}};
+    if constexpr (std::is_enum_v<T> && !std::is_same_v<T, infiniDtype_t>) {
+      std::vector<T> named;  // the first name of each value
+      for (const auto &[known, name] : EnumNames<T>::All()) {
+        if (std::find(named.begin(), named.end(), known) != named.end()) continue;
+        named.push_back(known);
+        field.choices.push_back(name);
+      }
+    }
+    fields_.push_back(std::move(field));
+    return {&fields_.back().low, &fields_.back().high};
   }
-  std::vector<FieldText> fields_;
+  std::deque<FieldText> fields_;
 };
 
 // Visits a problem's fields: gives each its default (the default-constructed problem's value
@@ -210,15 +255,17 @@ class FieldParser {
   FieldParser(const std::string &line, std::map<std::string, std::string> defaults);
 
   template <class T>
-  void operator()(const std::string &key, T &value) {
+  FieldBounds operator()(const std::string &key, T &value) {
     Reset(key, value);
     const auto found = named_.find(key);
-    if (found == named_.end()) return;
-    if (!FieldCodec<T>::Parse(found->second, &value)) Fail("'" + key + "=" + found->second + "': not a value of " + key);
-    used_.push_back(key);
+    if (found != named_.end()) {
+      if (!FieldCodec<T>::Parse(found->second, &value)) Fail("'" + key + "=" + found->second + "': not a value of " + key);
+      used_.push_back(key);
+    }
+    return Bounded(key, value);
   }
   template <class T>
-  void Bare(const std::string &key, T &value) {
+  FieldBounds Bare(const std::string &key, T &value) {
     if (named_.count(key)) return operator()(key, value);
     Reset(key, value);
     for (size_t i = 0; i < bare_.size(); ++i) {
@@ -227,9 +274,10 @@ class FieldParser {
       if (FieldCodec<T>::Parse(bare_[i], &parsed)) {
         value = parsed;
         bare_used_[i] = true;
-        return;
+        break;
       }
     }
+    return Bounded(key, value);
   }
 
   // Empty when every token found its field; else why not.
@@ -247,6 +295,21 @@ class FieldParser {
   void Fail(const std::string &why) {
     if (error_.empty()) error_ = why;
   }
+  // A number's value, checked against its bounds once the declaration has given them (Error).
+  struct BoundedValue {
+    std::string key;
+    double value = 0, low = -HUGE_VAL, high = HUGE_VAL;
+  };
+  template <class T>
+  FieldBounds Bounded(const std::string &key, const T &value) {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      bounded_.push_back({key, static_cast<double>(value)});
+      return {&bounded_.back().low, &bounded_.back().high};
+    } else {
+      return {};
+    }
+  }
+  std::deque<BoundedValue> bounded_;
 
   std::map<std::string, std::string> defaults_;
   std::map<std::string, std::string> named_;
@@ -270,21 +333,27 @@ std::vector<FieldText> FieldTextsOf(Problem problem) {
   return collector.fields();
 }
 
+// The fields of the default-constructed problem, computed once per type.
+template <class Problem>
+const std::vector<FieldText> &DefaultFieldTexts() {
+  static const std::vector<FieldText> defaults = FieldTextsOf(Problem{});
+  return defaults;
+}
+
 // The bare fields, then key=value for each field that differs from its default.
 std::string JoinFieldTexts(const std::vector<FieldText> &fields, const std::vector<FieldText> &defaults);
 
+// Every field by its key, and the problem's line under "problem".
+nlohmann::json FieldTextsJson(const std::vector<FieldText> &fields, const std::vector<FieldText> &defaults);
+
 template <class Problem>
 std::string ProblemLine(const Problem &problem) {
-  return JoinFieldTexts(FieldTextsOf(problem), FieldTextsOf(Problem{}));
+  return JoinFieldTexts(FieldTextsOf(problem), DefaultFieldTexts<Problem>());
 }
 
-// Every field by its key, and the problem's line under "problem".
 template <class Problem>
 nlohmann::json ProblemFieldsJson(const Problem &problem) {
-  nlohmann::json json = nlohmann::json::object();
-  for (const FieldText &field : FieldTextsOf(problem)) json[field.key] = field.json;
-  json["problem"] = ProblemLine(problem);
-  return json;
+  return FieldTextsJson(FieldTextsOf(problem), DefaultFieldTexts<Problem>());
 }
 
 // The problem a line describes. The seed gives what is not a field (an elementwise
@@ -293,7 +362,7 @@ nlohmann::json ProblemFieldsJson(const Problem &problem) {
 template <class Problem>
 Problem ParseProblemLine(const std::string &line, const Problem &seed) {
   std::map<std::string, std::string> defaults;
-  for (const FieldText &field : FieldTextsOf(Problem{})) defaults[field.key] = field.text;
+  for (const FieldText &field : DefaultFieldTexts<Problem>()) defaults[field.key] = field.text;
   Problem problem = seed;
   FieldParser parser(line, std::move(defaults));
   problem.Fields(parser);
