@@ -3,12 +3,14 @@
 // or a backend that cannot be loaded.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/collective_sweep.h"
 #include "cli/problem_lines.h"
+#include "report/run_facts.h"
 
 namespace infinicts::cli {
 
@@ -55,7 +57,12 @@ struct RunOptions {
   CollectiveSweepOptions sweep;  // --coll, --min-bytes, ...
   int iters = 0;                 // --iters: timed iterations of every perf case; 0: the budget decides
   int warmup = -1;               // --warmup: warm-up iterations; -1: the timing default
+  std::vector<std::string> against;  // --against: the other backend, run side by side
   std::vector<std::string> argv;
+  // Set by a side-by-side run (cli/side_by_side.h) for each of its two runs, never by a flag.
+  enum class Side { kAlone, kOther, kUnderTest } side = Side::kAlone;
+  std::map<std::string, double> other_medians_ms;  // kUnderTest: the other backend's perf medians by id
+  std::optional<report::RunInfo::OtherSide> other_side;  // kUnderTest: the other backend's run
 };
 
 struct CompareOptions {

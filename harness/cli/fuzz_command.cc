@@ -1,4 +1,5 @@
 #include "cli/fuzz_command.h"
+#include "cli/outputs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,13 +101,6 @@ nlohmann::json FindingJson(const FuzzOptions &options, const Finding &finding) {
           {"rerun", RerunLine(options, finding.shrunk)}};
 }
 
-std::string DefaultFuzzReportPath(const std::string &device) {
-  const std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  return "reports/out/fuzz-" + device + "-" + stamp + ".json";
-}
-
 }  // namespace
 
 bool ParseBudget(const std::string &text, double *seconds) {
@@ -179,7 +173,7 @@ int FuzzCommand(const FuzzOptions &options) {
   std::vector<ProblemLine> reported;
   for (const Finding &finding : findings) reported.push_back(finding.shrunk.problem);
   if (reported.empty()) reported = last_round;
-  const std::string out = options.out.empty() ? DefaultFuzzReportPath(options.device) : options.out;
+  const std::string out = options.out.empty() ? DefaultReportPath("fuzz-", options.device) : options.out;
   const std::string staged = work_dir + "/report.json";
   std::vector<FuzzedOutcome> outcomes;
   if (!runs.Run(reported, &outcomes, &error, staged)) return fail(error);

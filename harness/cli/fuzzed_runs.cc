@@ -51,9 +51,8 @@ std::vector<ProblemLine> ParseLines(const std::string &text) {
 }  // namespace
 
 std::string ThisExecutable() {
-  char path[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
-  return length > 0 ? std::string(path, static_cast<size_t>(length)) : "infinicts";
+  const std::string path = runner::RunningExecutable();
+  return path.empty() ? "infinicts" : path;
 }
 
 FuzzedRuns::FuzzedRuns(std::string work_dir, std::vector<std::string> run_args)

@@ -65,6 +65,19 @@ CLI::Option *ListOption(CLI::App *app, const std::string &name, std::vector<std:
       ->allow_extra_args(false);
 }
 
+// --backend and --device, as run, fuzz and info take them; --device-ids too where `device_ids`.
+void AddBackendOptions(CLI::App *command, std::vector<std::string> *backends, std::string *device,
+                       std::string *device_ids, const std::string &backend_help) {
+  ListOption(command, "--backend", backends, backend_help)->type_name("DIR|LIB")->delimiter('\0')->required();
+  command->add_option("--device", *device, "device type: cpu, nvidia, another type name, or its number")
+      ->type_name("cpu|nvidia|NAME|INT")
+      ->required();
+  if (device_ids) {
+    command->add_option("--device-ids", *device_ids, "the devices to use (default: every device of the type)")
+        ->type_name("0,1");
+  }
+}
+
 void AddSelectionOptions(CLI::App *command, std::vector<std::string> *suites, std::vector<std::string> *modes,
                          std::vector<std::string> *filters) {
   ListOption(command, "--suite", suites, "suites to take, comma-separated (default: every suite built)")
@@ -151,16 +164,13 @@ int main(int argc, char **argv) {
   double timeout = kDefaultTimeoutSeconds;
   std::string level;
   CLI::App *run_command = app.add_subcommand("run", "run the selected cases against a backend and write a JSON report");
-  ListOption(run_command, "--backend", &run.backends,
-             "a directory holding libinfinirt.so / libinfiniop.so / libinfiniccl.so, or one library; repeatable")
+  AddBackendOptions(run_command, &run.backends, &run.device, &run.device_ids,
+                    "a directory holding libinfinirt.so / libinfiniop.so / libinfiniccl.so, or one library; repeatable");
+  ListOption(run_command, "--against", &run.against,
+             "another backend (directory or library; repeatable) to run the same problems on first: outputs "
+             "compared case by case (accuracy/matches_against), perf medians side by side")
       ->type_name("DIR|LIB")
-      ->delimiter('\0')
-      ->required();
-  run_command->add_option("--device", run.device, "device type: cpu, nvidia, another type name, or its number")
-      ->type_name("cpu|nvidia|NAME|INT")
-      ->required();
-  run_command->add_option("--device-ids", run.device_ids, "the devices to use (default: every device of the type)")
-      ->type_name("0,1");
+      ->delimiter('\0');
   AddSelectionOptions(run_command, &run.suites, &run.modes, &run.filters);
   run_command->add_option("--level", level,
                           "take only the cases of a conformance level; exit 1 unless the run reaches it")
@@ -212,15 +222,8 @@ int main(int argc, char **argv) {
   std::string budget = "60s";
   CLI::App *fuzz_command = app.add_subcommand(
       "fuzz", "run random problems of the operators against the oracle; shrink each failure to a minimal problem line");
-  ListOption(fuzz_command, "--backend", &fuzz.backends, "a backend directory or library; repeatable")
-      ->type_name("DIR|LIB")
-      ->delimiter('\0')
-      ->required();
-  fuzz_command->add_option("--device", fuzz.device, "device type: cpu, nvidia, another type name, or its number")
-      ->type_name("cpu|nvidia|NAME|INT")
-      ->required();
-  fuzz_command->add_option("--device-ids", fuzz.device_ids, "the devices to use (default: every device of the type)")
-      ->type_name("0,1");
+  AddBackendOptions(fuzz_command, &fuzz.backends, &fuzz.device, &fuzz.device_ids,
+                    "a backend directory or library; repeatable");
   fuzz_command->add_option("--op", fuzz.op, "the operator to fuzz, or all (default)")->type_name("NAME|all");
   fuzz_command->add_option("--seed", fuzz.seed, "the draws' seed: the same seed draws the same problems (default 1)")
       ->type_name("S");
@@ -257,13 +260,7 @@ int main(int argc, char **argv) {
 
   InfoOptions info;
   CLI::App *info_command = app.add_subcommand("info", "print what a backend exports and which devices it reports");
-  ListOption(info_command, "--backend", &info.backends, "a backend directory or library; repeatable")
-      ->type_name("DIR|LIB")
-      ->delimiter('\0')
-      ->required();
-  info_command->add_option("--device", info.device, "device type: cpu, nvidia, another type name, or its number")
-      ->type_name("cpu|nvidia|NAME|INT")
-      ->required();
+  AddBackendOptions(info_command, &info.backends, &info.device, nullptr, "a backend directory or library; repeatable");
 
   CompareOptions compare;
   CLI::App *compare_command =

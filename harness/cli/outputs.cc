@@ -1,5 +1,7 @@
 #include "cli/outputs.h"
 
+#include <ctime>
+
 #include <sys/stat.h>
 
 namespace infinicts::cli {
@@ -45,6 +47,15 @@ std::string RefusedOutputs(const std::vector<NamedOutput> &outputs, const std::v
 bool WriteNamedOutput(const NamedOutput &output, const std::string &text, std::string *error) {
   if (output.path.empty()) return true;
   return report::WriteOutput(output.path, text, output.mode, /*durable=*/false, error);
+}
+
+std::string DefaultReportPath(const std::string &prefix, const std::string &device) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+  return "reports/out/" + prefix + device + "-" + stamp + ".json";
 }
 
 }  // namespace infinicts::cli

@@ -25,4 +25,7 @@ std::string RefusedOutputs(const std::vector<NamedOutput> &outputs, const std::v
 
 bool WriteNamedOutput(const NamedOutput &output, const std::string &text, std::string *error);
 
+// Where a command's report goes without --out: reports/out/<prefix><device>-<yyyymmdd-hhmmss>.json.
+std::string DefaultReportPath(const std::string &prefix, const std::string &device);
+
 }  // namespace infinicts::cli

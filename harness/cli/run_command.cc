@@ -19,7 +19,9 @@
 #include "cli/checked_values.h"
 #include "cli/run_across_ranks.h"
 #include "cli/commands.h"
+#include "cli/outputs.h"
 #include "cli/run_report_file.h"
+#include "cli/side_by_side.h"
 #include "cli/terminal.h"
 #include "report/output_file.h"
 #include "report/report.h"
@@ -46,19 +48,10 @@ constexpr double kLostRankGraceSeconds = 60;
 using report::CaseResult;
 using report::Status;
 
-std::string DefaultReportPath(const std::string &device) {
-  const std::time_t now = std::time(nullptr);
-  std::tm local {};
-  localtime_r(&now, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &local);
-  return "reports/out/" + device + "-" + stamp + ".json";
-}
-
 // Where the report goes. A report sent to standard output takes the command's stdout for
 // itself: what the run prints goes to stderr instead, so the JSON stays whole.
 std::string ReportPath(const RunOptions &options, const std::string &device_name) {
-  if (options.out.empty()) return DefaultReportPath(device_name);
+  if (options.out.empty()) return DefaultReportPath("", device_name);
   if (options.out != "-" && options.out != "/dev/stdout") return options.out;
   std::fflush(stdout);
   const int report_fd = dup(STDOUT_FILENO);
@@ -264,6 +257,14 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   if (!CollectCases(suite_names, selection, &suites, &error)) return UsageError(error);
   // What narrows the whole selection, before a shard takes its part of it.
   std::vector<std::string> narrowed = Narrowings(options, suites, modes, missing_libraries);
+  if (options.side == RunOptions::Side::kOther) {
+    for (SuiteCases &suite : suites) {
+      suite.cases.erase(std::remove_if(suite.cases.begin(), suite.cases.end(),
+                                       [](const cts::ListedCase &listed) { return !HasTwoSides(listed); }),
+                        suite.cases.end());
+    }
+    narrowed.push_back("the other side of a run side by side (--against): only its cases with two sides");
+  }
   if (link) {
     if (!RanksAllow(options, &error) || !KeepCasesAcrossRanks(options, &suites, &narrowed, &error)) {
       return UsageError(error);
@@ -320,6 +321,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   report.run.narrowed = std::move(narrowed);
   report.run.shard = shard_info;
   report.run.level = options.level;
+  report.run.against = options.other_side;
   if (link) {
     const runner::RankLayout &layout = link->layout();
     report.run.ranks = report::RanksInfo{layout.ranks, layout.nodes, layout.ranks_per_node};
@@ -334,6 +336,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   runner::RerunContext rerun;
   if (!options.argv.empty() && options.argv[0].find('/') != std::string::npos) rerun.program = options.argv[0];
   rerun.backends = options.backends;
+  rerun.against = options.against;
   rerun.device = options.device;
   rerun.device_ids = options.device_ids;
   rerun.timeout = options.timeout_text;
@@ -358,6 +361,7 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   // Every case's final result goes through here, once.
   auto on_result = [&](CaseResult result) {
     if (shard_info) result.selection_index = selection_index.at(result.id);
+    if (options.side == RunOptions::Side::kUnderTest) AddOtherSide(options.other_medians_ms, &result);
     if (report::IsFailure(result.status)) {
       if (!result.message.empty()) result.message += "\n";
       // Under mpirun the case needs its ranks again.
@@ -612,6 +616,10 @@ int RunCommand(const RunOptions &options) {
   // Under mpirun: one runner per rank, rank 0's writing the report (runner/rank_link.h).
   const std::unique_ptr<runner::RankLink> link = runner::JoinMpiJob(&error);
   if (!error.empty()) return UsageError(error);
+  if (!options.against.empty() && options.side == RunOptions::Side::kAlone) {
+    if (link) return UsageError("--against is not available under mpirun: run the two backends side by side without it");
+    return RunSideBySide(options, [](const RunOptions &side) { return RunAloneOrAsRankZero(side, nullptr); });
+  }
   if (!link) return RunAloneOrAsRankZero(options, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a suite process stopped for a peer may leave its input pipe unread
   const int code = link->rank() == 0 ? RunAloneOrAsRankZero(options, link.get()) : RunRankPart(options, *link);

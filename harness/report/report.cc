@@ -125,6 +125,10 @@ std::string Report::Serialize() const {
   if (run.ranks) {
     run_json["ranks"] = Json{{"count", run.ranks->count}, {"nodes", run.ranks->nodes}, {"per_node", run.ranks->per_node}};
   }
+  if (run.against) {
+    run_json["against"] = Json{{"backends", run.against->backends}, {"report", run.against->report},
+                               {"cases", run.against->cases}, {"exit_code", run.against->exit_code}};
+  }
   if (!run.merged_from.empty()) {
     Json merged = Json::array();
     for (const MergedShard &shard : run.merged_from) {

@@ -81,6 +81,15 @@ struct RunInfo {
   std::optional<ShardInfo> shard;           // runs given --shard
   std::vector<MergedShard> merged_from;     // reports made by `infinicts merge`
   std::optional<RanksInfo> ranks;           // runs under mpirun
+  // A run side by side (infinicts run --against): the other backend's backends, report, case
+  // count and exit code (harness/cli/side_by_side.h).
+  struct OtherSide {
+    std::vector<std::string> backends;
+    std::string report;
+    size_t cases = 0;
+    int exit_code = 0;
+  };
+  std::optional<OtherSide> against;
 };
 
 // A digest of a set of case ids, whatever their order: 16 hex digits of FNV-1a over the

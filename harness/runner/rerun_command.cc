@@ -17,6 +17,7 @@ std::string ShellQuote(const std::string &word) {
 std::string RerunCommand(const RerunContext &context, const report::CaseResult &result) {
   std::string command = ShellQuote(context.program) + " run";
   for (const std::string &backend : context.backends) command += " --backend " + ShellQuote(backend);
+  for (const std::string &other : context.against) command += " --against " + ShellQuote(other);
   command += " --device " + ShellQuote(context.device);
   if (!context.device_ids.empty()) command += " --device-ids " + ShellQuote(context.device_ids);
   if (!context.timeout.empty()) command += " --timeout " + ShellQuote(context.timeout);

@@ -24,6 +24,7 @@ struct RerunContext {
   // The run swept collectives (--coll): a collective perf case reruns as a sweep of its one
   // size, the only way its size exists outside the compiled-in ones.
   bool collective_sweep = false;
+  std::vector<std::string> against;  // --against, as the user gave them (a side-by-side run)
 };
 
 // infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter 'rt.memory…'

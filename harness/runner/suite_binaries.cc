@@ -7,14 +7,18 @@
 
 namespace infinicts::runner {
 
+std::string RunningExecutable() {
+  char path[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  return length > 0 ? std::string(path, static_cast<size_t>(length)) : "";
+}
+
 std::string SuiteDirectory() {
   if (const char *override_dir = std::getenv("INFINICTS_SUITE_DIR"); override_dir && *override_dir) {
     return override_dir;
   }
-  char path[PATH_MAX];
-  const ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (length <= 0) return ".";
-  std::string executable(path, static_cast<size_t>(length));
+  const std::string executable = RunningExecutable();
+  if (executable.empty()) return ".";
   const size_t slash = executable.rfind('/');
   return slash == std::string::npos ? "." : executable.substr(0, slash);
 }

@@ -12,6 +12,8 @@ inline const std::vector<std::string> &KnownSuites() {
   return suites;
 }
 
+// The running program's path (/proc/self/exe); empty when it cannot be read.
+std::string RunningExecutable();
 std::string SuiteDirectory();
 std::string SuiteBinaryPath(const std::string &directory, const std::string &suite);
 // The known suites whose binary is present in directory, in the order rt, op, ccl.

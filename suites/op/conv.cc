@@ -6,6 +6,8 @@
 // the input, strides and dilations above 1 (per dim), 1x1 and patch-embedding kernels, NULL
 // attribute arrays (meaning 0, 1, 1), with and without bias, and x and w in other layouts.
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -38,10 +40,27 @@ struct ConvProblem : Param<ConvProblem> {
   // Shapes of a problem with a bad stride or dilation (refused anyway) are those of 1.
   size_t Stride(size_t i) const { return strides.empty() || strides[i] < 1 ? 1 : static_cast<size_t>(strides[i]); }
   size_t Dilation(size_t i) const { return dilations.empty() || dilations[i] == 0 ? 1 : dilations[i]; }
+  // Throws for a problem with no output shape: lists of other ranks than the input's, or a
+  // dilated kernel wider than the padded input (the extent would wrap below zero).
   std::vector<size_t> Output() const {
+    auto check_rank = [&](const char *what, size_t rank, bool may_be_null) {
+      if (rank != input.size() && !(may_be_null && rank == 0)) {
+        throw std::invalid_argument(std::string("conv: ") + what + " has " + std::to_string(rank) +
+                                    " entries, the input " + std::to_string(input.size()) + " spatial dims");
+      }
+    };
+    check_rank("kernel", kernel.size(), false);
+    check_rank("pads", pads.size(), true);
+    check_rank("strides", strides.size(), true);
+    check_rank("dilations", dilations.size(), true);
     std::vector<size_t> out;
     for (size_t i = 0; i < input.size(); ++i) {
-      out.push_back((input[i] + 2 * Pad(i) - Dilation(i) * (kernel[i] - 1) - 1) / Stride(i) + 1);
+      const size_t reach = Dilation(i) * (kernel[i] == 0 ? 0 : kernel[i] - 1) + 1;
+      if (kernel[i] == 0 || input[i] + 2 * Pad(i) < reach) {
+        throw std::invalid_argument("conv: the kernel reaches past the padded input in spatial dim " +
+                                    std::to_string(i));
+      }
+      out.push_back((input[i] + 2 * Pad(i) - reach) / Stride(i) + 1);
     }
     return out;
   }

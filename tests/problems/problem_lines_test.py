@@ -110,6 +110,10 @@ def bad_lines_refused():
         (["--op", "rms_norm", "--problem", "f32 5 x=trans"], "f32 5 x=trans"),
         (["--op", "rms_norm", "--problem", "f32 4x5 eps=small"], "eps=small"),
         (["--op", "rms_norm", "--problem", "f32 4x5 sideways"], "'sideways'"),
+        (["--op", "conv", "--problem", "f64 input=13x11 kernel=1x3x3"], "kernel has 3 entries"),
+        # An extent that would wrap below zero (a huge broadcast output that never ends).
+        (["--op", "conv", "--problem", "f32 input=2 kernel=5 pads=0 strides=1 dilations=1 y=bcast_last"],
+         "reaches past the padded input"),
         (["--op", "no_such_op", "--problem", "f32 4x5"], "no operator no_such_op"),
         (["--problem", "f32 4x5"], "--problem needs --op"),
         (["--op", "rms_norm"], "give the problem too"),

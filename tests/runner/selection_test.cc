@@ -63,6 +63,11 @@ TEST(RerunCommand, NamesTheCaseAloneAndQuotesWhatNeedsIt) {
   // Started by its path, the line names that path: `infinicts` need not be on PATH.
   context.program = "build/bin/infinicts";
   EXPECT_EQ(RerunCommand(context, result).rfind("build/bin/infinicts run --backend build/lib ", 0), 0u);
+  // A side-by-side run's case exists only beside its other backend.
+  context.against = {"ref/lib"};
+  EXPECT_EQ(RerunCommand(context, result).rfind("build/bin/infinicts run --backend build/lib --backend "
+                                                "'/opt/my backend/libinfiniop.so' --against ref/lib --device nvidia ", 0),
+            0u);
   EXPECT_EQ(ShellQuote("it's"), "'it'\\''s'");
   EXPECT_EQ(ShellQuote("a*b"), "'a*b'");
 }

@@ -171,7 +171,11 @@ void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
   on_device.DownloadAsync(raw);
   Synchronize(raw);
   OP_CHECKPOINT();
-  on_device.Verify();
+  if (options.against) {
+    on_device.VerifyAgainst();
+  } else {
+    on_device.Verify();
+  }
   cts::RecordMetric("flop_count", call.flops);
   cts::RecordMetric("byte_count", call.bytes);
   cts::RecordMetric("workspace_bytes", static_cast<double>(needed));

@@ -31,6 +31,9 @@ struct RunOptions {
   // Upload this call's data first (blocking), then the real data on the stream before the
   // operator: an operator that does not wait for the stream's earlier work reads it.
   const PreparedCall *stale = nullptr;
+  // Run side by side with another backend: the outputs go to CheckAgainst (common/against.h)
+  // instead of the oracle's comparison.
+  bool against = false;
 };
 
 // One call end to end; the outputs are read back on the call's stream (never by a blocking

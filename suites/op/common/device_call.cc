@@ -5,6 +5,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "common/against.h"
+#include "common/worst_comparison.h"
 #include "tolerance/output_check.h"
 
 namespace infinicts::op_cases {
@@ -138,9 +140,8 @@ void DeviceCall::Report(const std::string &what) const {
   OP_ADD_FAILURE(what + "\n  problem: " + call_.subject + " " + call_.problem_json);
 }
 
-void DeviceCall::Verify() const {
+std::vector<HostTensor> DeviceCall::CheckedOutputs() const {
   const size_t none = call_.specs.size();
-  double max_abs = 0.0, max_rel = 0.0, max_ulp = 0.0, mismatches = 0.0;
   std::vector<HostTensor> got_by_spec(call_.specs.size());  // what came back of each written tensor
   for (const Allocation &allocation : allocations_) {
     if (allocation.back.size() != allocation.image.size()) throw std::logic_error("Verify before a download");
@@ -196,7 +197,14 @@ void DeviceCall::Verify() const {
     }
     got_by_spec[spec_index] = std::move(got);
   }
+  return got_by_spec;
+}
 
+void DeviceCall::VerifyAgainst() const { CheckAgainst(call_, CheckedOutputs()); }
+
+void DeviceCall::Verify() const {
+  const std::vector<HostTensor> got_by_spec = CheckedOutputs();
+  WorstComparison worst;
   // Tied entries in the order the backend chose, where the spec leaves it open.
   const std::vector<HostTensor> expected =
       call_.settle_ties ? call_.settle_ties(call_.tensors, call_.expected, got_by_spec) : call_.expected;
@@ -210,15 +218,9 @@ void DeviceCall::Verify() const {
       Report("output " + name + ": the case's data cannot discriminate (" + result.weak_reason +
              "); this is a suite bug, not the backend's");
     }
-    max_abs = std::max(max_abs, result.max_abs_err);
-    max_rel = std::max(max_rel, result.max_rel_err);
-    max_ulp = std::max(max_ulp, result.max_ulp);
-    mismatches += static_cast<double>(result.mismatch_count);
+    worst.Add(result);
   }
-  cts::RecordMetric("max_abs_err", max_abs);
-  cts::RecordMetric("max_rel_err", max_rel);
-  cts::RecordMetric("max_ulp", max_ulp);
-  cts::RecordMetric("mismatch_count", mismatches);
+  worst.Record("");
 }
 
 void DeviceCall::VerifyUnchanged(const std::string &why) const {

@@ -41,6 +41,10 @@ class DeviceCall {
   // After a download: guards, gaps, inputs and outputs. Adds one failure per problem found
   // (each naming the tensor, what was expected and what came back) and records the metrics.
   void Verify() const;
+  // After a download, run side by side with another backend (cts/against_outputs.h): the
+  // memory checks of Verify, then the outputs saved for the other backend to compare with, or
+  // compared with the other backend's saved ones (common/against.h).
+  void VerifyAgainst() const;
   // After a download: every allocation holds exactly what was uploaded (a call that was
   // refused must not have written anything). `why` says what the call was.
   void VerifyUnchanged(const std::string &why) const;
@@ -55,6 +59,9 @@ class DeviceCall {
   };
 
   std::vector<uint8_t> ImageOf(const PreparedCall &call, size_t spec) const;
+  // Guards, gaps and inputs checked (a failure each); what came back of each written tensor
+  // (one per spec, empty for the others).
+  std::vector<HostTensor> CheckedOutputs() const;
   // Adds a failure: `what` first, then the problem it happened in.
   void Report(const std::string &what) const;
 

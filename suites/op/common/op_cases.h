@@ -5,6 +5,8 @@
 //
 // Cases (ids op.<subject>.<mode>/<test>/<param>):
 //   accuracy/matches_oracle/<problem>         every AccuracyProblems() entry against the fp64 oracle
+//   accuracy/matches_against/<problem>        the same problems against another backend's outputs,
+//                                             only in a side-by-side run (cts/against_outputs.h)
 //   conformance/stream_order|null_stream|reuse|two_streams/<problem>   every ConformanceProblems() entry
 //   conformance/workspace|workspace_refusals/<problem>   every ConformanceProblems() entry
 //   conformance/released_early|destroy_after_compute|device_and_destroy|create_null_pointers|
@@ -32,6 +34,7 @@
 #include "common/prepared_call.h"
 #include "common/problem_fuzzing.h"
 #include "cts/ad_hoc_problems.h"
+#include "cts/against_outputs.h"
 #include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
@@ -82,7 +85,11 @@ const FuzzedOperator &FuzzedOperatorOf() {
         CheckedProblem checked;
         checked.fields = FieldTextsOf(problem);
         checked.line = JoinFieldTexts(checked.fields, DefaultFieldTexts<typename Op::Problem>());
-        for (const TensorSpec &spec : Op::Specs(problem)) checked.bytes += StorageElements(spec.layout) * DtypeSize(spec.dtype);
+        // Logical elements count too: the fill and the oracle visit each, however little
+        // storage a broadcast layout takes.
+        for (const TensorSpec &spec : Op::Specs(problem)) {
+          checked.bytes += std::max(StorageElements(spec.layout), NumElements(spec.layout.shape)) * DtypeSize(spec.dtype);
+        }
         return checked;
       } catch (const std::exception &) {
         return std::nullopt;
@@ -125,9 +132,24 @@ std::vector<PreparedCall> PrepareMany(const typename Op::Problem &problem, size_
 }
 
 template <class Op>
-PreparedCall PrepareOne(const typename Op::Problem &problem) {
+PreparedCall PrepareOne(const typename Op::Problem &problem, Oracle oracle = Oracle::kComputed) {
   Rng rng = CaseRng();
-  return Prepare<Op>(problem, rng);
+  return Prepare<Op>(problem, rng, oracle);
+}
+
+// The side-by-side cases exist only in a side-by-side run.
+template <class T>
+std::vector<T> OnlySideBySide(std::vector<T> problems) {
+  return cts::AgainstActive() ? problems : std::vector<T>{};
+}
+
+// A side-by-side case: the call run as the accuracy case runs it, its outputs saved for, or
+// compared with, the other backend's (common/against.h).
+template <class Op>
+void RunSideBySide(const typename Op::Problem &problem) {
+  RunOptions options;
+  options.against = true;
+  RunAndVerify(PrepareOne<Op>(problem, Oracle::kNotComputed), options);
 }
 
 template <class Problem>
@@ -276,6 +298,16 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
     INFINICTS_OP_GUARDED(::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::AccuracyProblems())), INFINICTS_OP_NAMES); \
+                                                                                                            \
+  class Op##SideBySide : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
+  GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##SideBySide);                                          \
+  INFINICTS_OP_TEST_P(Op##SideBySide, matches_against, Op, (std::vector<std::string>{"OP-ACC-2"})) {        \
+    INFINICTS_OP_GUARDED(::infinicts::op_cases::RunSideBySide<Op>(GetParam()));                             \
+  }                                                                                                         \
+  INSTANTIATE_TEST_SUITE_P(accuracy, Op##SideBySide,                                                        \
+                           ::testing::ValuesIn(::infinicts::op_cases::OnlySideBySide(                       \
+                               ::infinicts::op_cases::ProblemsOf<Op>(Op::AccuracyProblems()))),            \
+                           INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##EveryDtype : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##EveryDtype);                                          \

@@ -28,7 +28,7 @@ namespace infinicts::op_cases {
 inline constexpr size_t kMaxFuzzedBytes = size_t{4} << 20;
 
 // A line the operator's declaration accepts, in its canonical form, with its fields and the
-// bytes its tensors take.
+// bytes its tensors take (the larger of storage and logical elements, per tensor).
 struct CheckedProblem {
   std::string line;
   std::vector<FieldText> fields;
