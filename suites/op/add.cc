@@ -11,7 +11,6 @@ namespace {
 
 struct AddTraits {
   static constexpr const char *kSubject = "add";
-  static constexpr double kFlopsPerElement = perf_flops::kAdd;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;

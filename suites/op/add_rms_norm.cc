@@ -90,7 +90,7 @@ struct AddRmsNormOp {
     return {result.y, result.residual_out};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kAddRmsNorm * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -184,7 +184,7 @@ struct AttentionOp {
   static double Flops(const Problem &p) {
     const double pairs = static_cast<double>(p.n_q) * (static_cast<double>(p.seq) * static_cast<double>(p.pos) +
                                                        static_cast<double>(p.seq * (p.seq + 1) / 2));
-    return perf_flops::kAttention * pairs * 2.0 * static_cast<double>(p.head_dim);
+    return FlopsPerElement(kSubject) * pairs * 2.0 * static_cast<double>(p.head_dim);
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }

@@ -54,7 +54,7 @@ struct CausalSoftmaxOp {
     return {oracle::CausalSoftmax(t[1])};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kSoftmax * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -12,7 +12,6 @@ namespace {
 
 struct ClipTraits {
   static constexpr const char *kSubject = "clip";
-  static constexpr double kFlopsPerElement = perf_flops::kClip;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = true;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x", "min_val", "max_val"}; }

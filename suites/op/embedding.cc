@@ -67,7 +67,7 @@ struct EmbeddingOp {
     return {oracle::Embedding(t[1], t[2])};
   }
 
-  static double Flops(const Problem &) { return perf_flops::kDataMovement; }
+  static double Flops(const Problem &) { return FlopsPerElement(kSubject); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

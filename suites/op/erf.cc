@@ -13,7 +13,6 @@ namespace {
 
 struct ErfTraits {
   static constexpr const char *kSubject = "erf";
-  static constexpr double kFlopsPerElement = perf_flops::kErf;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

@@ -15,7 +15,6 @@ namespace {
 
 struct FloorTraits {
   static constexpr const char *kSubject = "floor";
-  static constexpr double kFlopsPerElement = perf_flops::kFloor;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"output", "input"}; }

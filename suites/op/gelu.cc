@@ -12,7 +12,6 @@ namespace {
 
 struct GeluTraits {
   static constexpr const char *kSubject = "gelu";
-  static constexpr double kFlopsPerElement = perf_flops::kGelu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

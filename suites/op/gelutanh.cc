@@ -14,7 +14,6 @@ namespace {
 
 struct GeluTanhTraits {
   static constexpr const char *kSubject = "gelutanh";
-  static constexpr double kFlopsPerElement = perf_flops::kGeluTanh;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

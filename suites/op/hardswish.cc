@@ -13,7 +13,6 @@ namespace {
 
 struct HardSwishTraits {
   static constexpr const char *kSubject = "hardswish";
-  static constexpr double kFlopsPerElement = perf_flops::kHardSwish;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"output", "input"}; }

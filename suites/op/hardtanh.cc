@@ -16,7 +16,6 @@ constexpr float kMinVal = -0.5f, kMaxVal = 2.0f;
 
 struct HardTanhTraits {
   static constexpr const char *kSubject = "hardtanh";
-  static constexpr double kFlopsPerElement = perf_flops::kHardTanh;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"output", "input"}; }

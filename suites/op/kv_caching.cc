@@ -141,7 +141,7 @@ struct KVCachingOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kCacheWrite * static_cast<double>(2 * NumElements(p.EntryShape()));
+    return FlopsPerElement(kSubject) * static_cast<double>(2 * NumElements(p.EntryShape()));
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }

@@ -87,7 +87,7 @@ struct LayerNormOp {
     return {std::move(r.output), std::move(r.standardization), std::move(r.std_deviation)};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kLayerNorm * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -14,7 +14,6 @@ namespace {
 
 struct Log1pTraits {
   static constexpr const char *kSubject = "log1p";
-  static constexpr double kFlopsPerElement = perf_flops::kLog1p;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

@@ -13,7 +13,6 @@ namespace {
 struct LogSoftmaxTraits {
   static constexpr const char *kSubject = "log_softmax";
   static constexpr double kRowMagnitude = 120.0;
-  static constexpr double kFlopsPerElement = perf_flops::kSoftmax;
   static std::vector<std::string> Names() { return {"output", "input"}; }
   static OpCalls Calls(int dim) { return OperatorCalls<api::LogSoftmax>(std::make_tuple(dim)); }
   static HostTensor Oracle(const HostTensor &x, int dim) { return oracle::LogSoftmax(x, dim); }

@@ -145,7 +145,7 @@ struct MRoPEOp {
 
   // The rotated elements of q_out and k_out (the passed-through ones cost no arithmetic).
   static double Flops(const Problem &p) {
-    return perf_flops::kMRope * static_cast<double>(p.tokens * (p.q_heads + p.k_heads)) *
+    return FlopsPerElement(kSubject) * static_cast<double>(p.tokens * (p.q_heads + p.k_heads)) *
            static_cast<double>(p.rotary_dim);
   }
 

@@ -10,7 +10,6 @@ namespace {
 
 struct MulTraits {
   static constexpr const char *kSubject = "mul";
-  static constexpr double kFlopsPerElement = perf_flops::kMul;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kProducts;

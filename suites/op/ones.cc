@@ -14,7 +14,6 @@ namespace {
 
 struct OnesTraits {
   static constexpr const char *kSubject = "ones";
-  static constexpr double kFlopsPerElement = perf_flops::kFill;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kAnyValues;
   static constexpr bool kConstantOutput = true;  // y starts as NaN: a constant expectation still discriminates

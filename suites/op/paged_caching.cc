@@ -156,7 +156,7 @@ struct PagedCachingOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kCacheWrite * static_cast<double>(p.Tokens() * p.kv_heads * (p.head_dim + p.v_head_dim));
+    return FlopsPerElement(kSubject) * static_cast<double>(p.Tokens() * p.kv_heads * (p.head_dim + p.v_head_dim));
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() { return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32}; }

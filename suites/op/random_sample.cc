@@ -113,7 +113,7 @@ struct RandomSampleOp {
     return {HostTensor::FromValues(INFINI_DTYPE_F64, {}, {static_cast<double>(Oracle(p, t[1]).index)})};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kRandomSample * static_cast<double>(p.n); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(p.n); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -133,7 +133,7 @@ struct RandomSampleBatchOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kRandomSample * static_cast<double>(p.batch()) * static_cast<double>(p.n);
+    return FlopsPerElement(kSubject) * static_cast<double>(p.batch()) * static_cast<double>(p.n);
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {

@@ -70,7 +70,7 @@ struct RearrangeOp {
     return {oracle::Rearrange(t[1])};
   }
 
-  static double Flops(const Problem &) { return perf_flops::kDataMovement; }
+  static double Flops(const Problem &) { return FlopsPerElement(kSubject); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() { return EveryDtype(); }
 

@@ -13,7 +13,6 @@ namespace {
 
 struct ReluTraits {
   static constexpr const char *kSubject = "relu";
-  static constexpr double kFlopsPerElement = perf_flops::kRelu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

@@ -13,7 +13,6 @@ namespace {
 
 struct Relu6Traits {
   static constexpr const char *kSubject = "relu6";
-  static constexpr double kFlopsPerElement = perf_flops::kRelu6;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

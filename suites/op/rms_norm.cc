@@ -74,7 +74,7 @@ struct RmsNormOp {
     return {oracle::RMSNorm(t[1], t[2], p.PassedEpsilon())};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kRmsNorm * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.shape)); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -125,7 +125,7 @@ struct RopeOp {
     return {oracle::RoPE(t[1], t[2], t[3], t[4], pairing)};
   }
 
-  static double Flops(const Problem &p) { return perf_flops::kRope * static_cast<double>(NumElements(p.XShape())); }
+  static double Flops(const Problem &p) { return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.XShape())); }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};

@@ -10,7 +10,6 @@ namespace {
 
 struct SigmoidTraits {
   static constexpr const char *kSubject = "sigmoid";
-  static constexpr double kFlopsPerElement = perf_flops::kSigmoid;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

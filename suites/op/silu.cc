@@ -11,7 +11,6 @@ namespace {
 
 struct SiluTraits {
   static constexpr const char *kSubject = "silu";
-  static constexpr double kFlopsPerElement = perf_flops::kSilu;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

@@ -79,7 +79,7 @@ struct SiluAndMulOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kSiluAndMul * static_cast<double>(NumElements(p.shape));
+    return FlopsPerElement(kSubject) * static_cast<double>(NumElements(p.shape));
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {

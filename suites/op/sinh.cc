@@ -14,7 +14,6 @@ namespace {
 
 struct SinhTraits {
   static constexpr const char *kSubject = "sinh";
-  static constexpr double kFlopsPerElement = perf_flops::kSinh;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

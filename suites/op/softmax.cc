@@ -12,7 +12,6 @@ namespace {
 struct SoftmaxTraits {
   static constexpr const char *kSubject = "softmax";
   static constexpr double kRowMagnitude = 750.0;
-  static constexpr double kFlopsPerElement = perf_flops::kSoftmax;
   static std::vector<std::string> Names() { return {"y", "x"}; }
   static OpCalls Calls(int axis) { return OperatorCalls<api::Softmax>(std::make_tuple(axis)); }
   static HostTensor Oracle(const HostTensor &x, int axis) { return oracle::Softmax(x, axis); }

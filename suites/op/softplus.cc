@@ -17,7 +17,6 @@ constexpr float kBeta = 2.0f, kThreshold = 20.0f;
 
 struct SoftplusTraits {
   static constexpr const char *kSubject = "softplus";
-  static constexpr double kFlopsPerElement = perf_flops::kSoftplus;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

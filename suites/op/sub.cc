@@ -11,7 +11,6 @@ namespace {
 
 struct SubTraits {
   static constexpr const char *kSubject = "sub";
-  static constexpr double kFlopsPerElement = perf_flops::kSub;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   // I32 and I64 too, an optional capability checked exactly (docs/spec/op.md "Dtypes").
   static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;

@@ -11,7 +11,6 @@ namespace {
 
 struct SwiGLUTraits {
   static constexpr const char *kSubject = "swiglu";
-  static constexpr double kFlopsPerElement = perf_flops::kSwiGLU;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"c", "a", "b"}; }

@@ -13,7 +13,6 @@ namespace {
 
 struct TanhTraits {
   static constexpr const char *kSubject = "tanh";
-  static constexpr double kFlopsPerElement = perf_flops::kTanh;  // docs/spec/op.md flop table
   static constexpr bool kBoundInputs = false;
   static constexpr IntegerOperands kIntegers = IntegerOperands::kNone;
   static std::vector<std::string> Names() { return {"y", "x"}; }

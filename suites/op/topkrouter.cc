@@ -88,7 +88,7 @@ struct TopkrouterOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kTopkrouter * static_cast<double>(p.tokens * kRoutedExperts);
+    return FlopsPerElement(kSubject) * static_cast<double>(p.tokens * kRoutedExperts);
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {

@@ -79,7 +79,7 @@ struct TopksoftmaxOp {
   }
 
   static double Flops(const Problem &p) {
-    return perf_flops::kTopksoftmax * static_cast<double>(p.tokens * p.experts);
+    return FlopsPerElement(kSubject) * static_cast<double>(p.tokens * p.experts);
   }
 
   static std::vector<infiniDtype_t> AdmittedDtypes() {

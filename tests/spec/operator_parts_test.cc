@@ -15,6 +15,7 @@
 
 #include "oracle/oracles.h"
 #include "spec_links.h"
+#include "tolerance/tolerance.h"
 
 namespace infinicts {
 namespace {
@@ -53,6 +54,17 @@ std::string ClausePrefix(const std::string &subject) {
 }
 
 TEST(OperatorParts, TheTableIsNotEmpty) { EXPECT_GE(std::size(kOperators), 20u); }
+
+// ToleranceFor finds an override by subject and falls back to the dtype's default: a row
+// whose subject names no operator would loosen or tighten nothing, silently.
+TEST(OperatorParts, EveryToleranceOverrideNamesAnOperator) {
+  std::set<std::string> subjects;
+  for (const OperatorRow &row : kOperators) subjects.insert(row.subject);
+  for (const infinicts::ToleranceOverride &entry : infinicts::ToleranceOverrides()) {
+    EXPECT_TRUE(subjects.count(entry.op)) << "the tolerance override for '" << entry.op
+                                          << "' names no operator of include/infiniop/operators.def";
+  }
+}
 
 TEST(OperatorParts, EveryOperatorHasItsKernelClausesAndCases) {
   const std::string spec = ReadFile(INFINICTS_OP_SPEC);

@@ -4,9 +4,8 @@
 // Inf or NaN). An operator file gives a Traits struct:
 //
 //   struct SoftmaxTraits {
-//     static constexpr const char *kSubject = "softmax";
+//     static constexpr const char *kSubject = "softmax";  // its flops: the spec table's row (common/flop_counts.h)
 //     static constexpr double kRowMagnitude = 750.0;
-//     static constexpr double kFlopsPerElement = perf_flops::kSoftmax;  // common/flop_counts.h
 //     static std::vector<std::string> Names();   // {"y", "x"}
 //     static OpCalls Calls(int axis);
 //     static HostTensor Oracle(const HostTensor &x, int axis);
@@ -63,7 +62,7 @@ struct AxisOp {
   static std::vector<HostTensor> Expected(const Problem &p, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t[1], p.axis)};
   }
-  static double Flops(const Problem &p) { return Traits::kFlopsPerElement * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(Traits::kSubject) * static_cast<double>(NumElements(p.shape)); }
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     return {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64};
   }

@@ -5,8 +5,7 @@
 // Traits struct:
 //
 //   struct AddTraits {
-//     static constexpr const char *kSubject = "add";
-//     static constexpr double kFlopsPerElement = perf_flops::kAdd;  // common/flop_counts.h
+//     static constexpr const char *kSubject = "add";  // its flops: the spec table's row (common/flop_counts.h)
 //     static constexpr bool kBoundInputs = false;              // Clip: inputs after the first are bounds
 //     static constexpr IntegerOperands kIntegers = IntegerOperands::kSums;  // I32/I64 admitted, optional
 //     static std::vector<std::string> Names();                 // output first: {"c", "a", "b"}
@@ -124,7 +123,7 @@ struct ElementwiseOp {
   static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &t) {
     return {Traits::Oracle(t)};
   }
-  static double Flops(const Problem &p) { return Traits::kFlopsPerElement * static_cast<double>(NumElements(p.shape)); }
+  static double Flops(const Problem &p) { return FlopsPerElement(Traits::kSubject) * static_cast<double>(NumElements(p.shape)); }
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     std::vector<infiniDtype_t> dtypes = FloatDtypes();
     if (Traits::kIntegers != IntegerOperands::kNone) dtypes.insert(dtypes.end(), {INFINI_DTYPE_I32, INFINI_DTYPE_I64});

@@ -304,7 +304,7 @@ inline double PagedAttentionTerms(const std::vector<int64_t> &keys, const std::v
 }
 
 inline double PagedAttentionFlops(const PagedAttentionProblem &p) {
-  return perf_flops::kPagedAttention *
+  return FlopsPerElement("paged_attention") *
          PagedAttentionTerms(p.keys, p.queries, p.heads, p.head_size, p.value_size);
 }
 

@@ -53,12 +53,12 @@ PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std:
       bytes += SpecBytes(spec);
     }
   }
-  return {perf_flops::kRope * static_cast<double>(elements), bytes};
+  return {FlopsPerElement("rope") * static_cast<double>(elements), bytes};
 }
 
-PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype) {
+PerfCost CacheWriteCost(std::string_view subject, size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype) {
   const double moved = static_cast<double>(entries) * static_cast<double>(DtypeSize(dtype));
-  return {perf_flops::kCacheWrite * static_cast<double>(entries),
+  return {FlopsPerElement(subject) * static_cast<double>(entries),
           2.0 * moved + static_cast<double>(indices) * static_cast<double>(DtypeSize(index_dtype))};
 }
 
@@ -70,7 +70,7 @@ PerfCost AttentionCost(size_t n_q_heads, size_t n_kv_heads, size_t seq_len, size
   const double q_and_out = 2.0 * static_cast<double>(n_q_heads) * seq * dim;
   const double k_and_v = 2.0 * static_cast<double>(n_kv_heads) * seq * dim;
   const double cache_rows = 2.0 * static_cast<double>(n_kv_heads) * static_cast<double>(pos + seq_len) * dim;
-  return {perf_flops::kAttention * keys * 2.0 * dim,
+  return {FlopsPerElement("attention") * keys * 2.0 * dim,
           (q_and_out + k_and_v + cache_rows) * static_cast<double>(DtypeSize(dtype))};
 }
 
@@ -83,7 +83,7 @@ PerfCost MRopeCost(size_t rotated, size_t table_elements, const std::vector<Tens
       bytes += SpecBytes(spec);
     }
   }
-  return {perf_flops::kMRope * static_cast<double>(rotated), bytes};
+  return {FlopsPerElement("mrope") * static_cast<double>(rotated), bytes};
 }
 
 }  // namespace infinicts::op_cases

@@ -50,7 +50,7 @@ PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std:
 // KVCaching and PagedCaching write `entries` elements (k's and v's together) into their
 // caches: the entries read, as many cache elements written (the rest of the caches is never
 // touched), and `indices` lengths or slots read; no flops.
-PerfCost CacheWriteCost(size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype);
+PerfCost CacheWriteCost(std::string_view subject, size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype);
 
 // Attention of seq_len new tokens at positions pos … pos + seq_len − 1: kAttention per term of
 // q·k and p·V (each token and q head attends pos + i + 1 keys, 2·head_dim terms each); bytes of

@@ -1,6 +1,6 @@
 // The perf cases of an elementwise operator, built from its conformance traits (calls,
 // tensor names, fill, oracle; common/elementwise.h) and what perf adds: the LLM tensor it
-// stands for; the flops per element are the traits' kFlopsPerElement (common/flop_counts.h),
+// stands for; the flops per element are the subject's row of the spec's flop table (common/flop_counts.h),
 // the count conformance records too. In the operator's file:
 //
 //   using ReluPerf = ElementwisePerf<ReluTraits>;  // [tokens, intermediate], FfnActivationRows
@@ -36,7 +36,7 @@ struct ElementwisePerf {
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
     // A fill reads nothing: only its output's bytes move.
     const std::vector<TensorSpec> moved = kConstantOutput ? std::vector<TensorSpec>{specs.front()} : specs;
-    return PerElementCost(Traits::kFlopsPerElement, NumElements(TokenRowShape(p)), moved);
+    return PerElementCost(FlopsPerElement(Traits::kSubject), NumElements(TokenRowShape(p)), moved);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -33,7 +33,7 @@ struct AddRmsNormPerf {
     FillAwayFromZero(t[4], rng, 0.5, 1.5);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kAddRmsNorm, NumElements(TokenRowShape(p)), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(TokenRowShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

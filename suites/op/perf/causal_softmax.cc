@@ -28,7 +28,7 @@ struct CausalSoftmaxPerf {
     FillLargeMagnitudeRows(t[1], rng, 2, 750.0);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kSoftmax, NumElements(ScoreShape(p)), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(ScoreShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &p) {
     const size_t seq = p.Dim("seq"), total = p.Dim("total");

@@ -73,7 +73,7 @@ struct KVCachingPerf {
     for (size_t b = 0; b < p.Dim("batch"); ++b) t[4].SetInt({b}, past(rng));
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &) {
-    return CacheWriteCost(2 * NumElements(EntryShape(p)), p.dtype, p.Dim("batch"), INFINI_DTYPE_I64);  // k and v
+    return CacheWriteCost(kSubject, 2 * NumElements(EntryShape(p)), p.dtype, p.Dim("batch"), INFINI_DTYPE_I64);  // k and v
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -31,7 +31,7 @@ struct LayerNormPerf {
     FillAwayFromZero(t[5], rng, 0.25, 1.0);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kLayerNorm, NumElements(TokenRowShape(p)), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(TokenRowShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -152,7 +152,7 @@ inline PerfCost PagedPerfCost(const PerfProblem &p, bool prefill) {
   const double kv_rows = batch * static_cast<double>(p.Dim("keys")) * static_cast<double>(p.Dim("kv_heads")) * 2 * head_size;
   const double indices = batch * static_cast<double>(p.Dim("blocks_per_seq")) + batch + (prefill ? batch + 1 : 0);
   PerfCost cost;
-  cost.flops = perf_flops::kPagedAttention * PagedPerfTerms(p);
+  cost.flops = FlopsPerElement("paged_attention") * PagedPerfTerms(p);
   cost.bytes = (queries_and_out + kv_rows) * element + indices * index;
   return cost;
 }

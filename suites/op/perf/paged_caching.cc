@@ -83,7 +83,7 @@ struct PagedCachingPerf {
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &) {
     const size_t entries = 2 * p.Dim("tokens") * p.Dim("kv_heads") * p.Dim("head_dim");  // k and v
-    return CacheWriteCost(entries, p.dtype, p.Dim("tokens"), INFINI_DTYPE_I64);
+    return CacheWriteCost(kSubject, entries, p.dtype, p.Dim("tokens"), INFINI_DTYPE_I64);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -57,7 +57,7 @@ struct RandomSamplePerf {
     throw std::logic_error("no draw of scores gave a sample away from index 0 with margin 1e-3");
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kRandomSample, p.Dim("vocab"), specs);
+    return PerElementCost(FlopsPerElement(kSubject), p.Dim("vocab"), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

@@ -76,7 +76,7 @@ struct RandomSampleBatchPerf {
     }
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kRandomSample, p.Dim("sequences") * p.Dim("vocab"), specs);
+    return PerElementCost(FlopsPerElement(kSubject), p.Dim("sequences") * p.Dim("vocab"), specs);
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;

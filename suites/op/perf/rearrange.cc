@@ -26,7 +26,7 @@ struct RearrangePerf {
     FillAwayFromZero(t[1], rng, 0.25, 4.0);
   }
   static PerfCost Cost(const PerfProblem &, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kDataMovement, NumElements(specs[0].layout.shape), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(specs[0].layout.shape), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

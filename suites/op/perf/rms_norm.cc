@@ -27,7 +27,7 @@ struct RmsNormPerf {
     FillAwayFromZero(t[2], rng, 0.5, 1.5);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kRmsNorm, NumElements(TokenRowShape(p)), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(TokenRowShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

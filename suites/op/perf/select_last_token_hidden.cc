@@ -37,7 +37,7 @@ struct SelectLastTokenHiddenPerf {
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &) {
     const size_t requests = RequestsOf(p.Dim("tokens"));
     PerfCost cost;
-    cost.flops = perf_flops::kDataMovement;
+    cost.flops = FlopsPerElement(kSubject);
     cost.bytes = static_cast<double>((requests + 1) * DtypeSize(INFINI_DTYPE_I32) +
                                      2 * requests * p.Dim("width") * DtypeSize(p.dtype));
     return cost;

@@ -29,7 +29,7 @@ struct SiluAndMulPerf {
     for (size_t i = 0; i < t[1].numel(); ++i) t[1].SetAt(i, i % width < half ? gate(rng) : up(rng));
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kSiluAndMul, p.Dim("tokens") * p.Dim("width"), specs);
+    return PerElementCost(FlopsPerElement(kSubject), p.Dim("tokens") * p.Dim("width"), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

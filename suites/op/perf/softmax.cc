@@ -20,7 +20,7 @@ struct SoftmaxPerf {
     FillLargeMagnitudeRows(t[1], rng, 1, 750.0);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kSoftmax, NumElements(TokenRowShape(p)), specs);
+    return PerElementCost(FlopsPerElement(kSubject), NumElements(TokenRowShape(p)), specs);
   }
   static PerfCheck Check(const PerfProblem &) {
     PerfCheck check;

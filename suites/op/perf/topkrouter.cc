@@ -45,7 +45,7 @@ struct TopkrouterPerf {
     FillRouterInputs(t[2], t[3], rng, RouterRows::kRandom, kDeepSeekV3Scaling, p.Dim("topk"));
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kTopkrouter, p.Dim("tokens") * p.Dim("experts"), specs);
+    return PerElementCost(FlopsPerElement(kSubject), p.Dim("tokens") * p.Dim("experts"), specs);
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;

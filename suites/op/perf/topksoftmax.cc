@@ -58,7 +58,7 @@ struct TopksoftmaxPerf {
     FillExpertLogits(t[2], rng, LogitRows::kDistinct);
   }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(perf_flops::kTopksoftmax, p.Dim("tokens") * p.Dim("experts"), specs);
+    return PerElementCost(FlopsPerElement(kSubject), p.Dim("tokens") * p.Dim("experts"), specs);
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
