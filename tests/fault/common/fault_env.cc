@@ -136,3 +136,34 @@ void *OpenTargetLibrary(const char *file_name, const void *anchor) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// A StreamCreate that answers SUCCESS with the NULL stream (as InfiniCore's CPU runtime does): a
+// conformant runtime (RT-STREAM-2). Every case runs on the stream it gave, the cases that alternate
+// streams run both on it; only those that can show nothing on one stream (cross-stream waits, an
+// event's time while another stream works) or must capture a stream of their own are skipped.
+// fault-detection: stream_create_null TIMEOUT 30 ONLY
+// fault-detection:   SKIPPED rt.event.conformance/stream_wait_event/* rt.event.conformance/time_is_when_the_stream_reaches_the_event
+// fault-detection:   rt.event.conformance/elapsed_across_streams rt.graph.conformance/*
+// The runtime behaviours of InfiniCore's CPU build together (common/fault_env.cc): nothing fails and
+// nothing is blocked. The NULL probes crash, on invalid input; StreamWaitEvent and the graphs are
+// unsupported (a graph case asks before it makes anything).
+// fault-detection: infinicore_cpu_like TIMEOUT 30 ONLY
+// fault-detection:   INVALID_INPUT_CRASHES rt.device.conformance/all_device_count_null rt.device.conformance/device_count_null
+// fault-detection:   rt.device.conformance/get_device_null rt.device.conformance/mem_info_null rt.stream.conformance/create_null
+// fault-detection:   rt.memory.conformance/malloc_null rt.memory.conformance/memcpy_null rt.memory.conformance/memset_rejects
+// fault-detection:   rt.event.conformance/create_null rt.event.conformance/null_arguments rt.event.conformance/elapsed_null
+// fault-detection:   rt.resource_snapshot.conformance/null_snapshot
+// fault-detection:   UNSUPPORTED rt.event.conformance/stream_wait_* rt.event.conformance/time_is_when_the_stream_reaches_the_event
+// fault-detection:   rt.event.conformance/wait_for_another_devices_event rt.graph.conformance/*
+// fault-detection:   SKIPPED rt.event.conformance/elapsed_across_streams
+// fault-detection:   PARTS rt.graph=unsupported
+// fault-detection: infinicore_cpu_like SUITE op TIMEOUT 30 ONLY ${infinicts_op_sample}
+// fault-detection:   INVALID_INPUT_CRASHES ${infinicts_op_null_probes}
+// fault-detection:   UNSUPPORTED ${infinicts_op_refused_views}
+// fault-detection:   MISSING_CAPABILITIES "layout transposed" "layout strided" "layout flipped"
+// Each behaviour alone: StreamCreate answering the NULL stream runs every case, those that alternate
+// two streams on it twice; a create refusing bad shapes with BAD_PARAM refuses all the same;
+// equal logits in another order are the same selection. Every case passes.
+// fault-detection: stream_create_null SUITE op TIMEOUT 30 ONLY ${infinicts_op_sample}

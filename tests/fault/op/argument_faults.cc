@@ -142,3 +142,35 @@ void InstallAddIgnoresBroadcast(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every case with beta != 0 but the F16/BF16 long sums, where beta·C (|C| <= 16) hides in the
+// tolerance of a sum of thousands.
+// A workspace size no device holds (an unsigned difference gone negative) fails every gemm case
+// that asks for the size, as OP-WS-1, and none crashes the harness's sums made of it.
+// fault-detection: gemm_workspace_size_wraps SUITE op TIMEOUT 30 FILTER op.gemm.* ONLY EXPECT
+// fault-detection:   op.gemm.accuracy/*
+// fault-detection:   op.gemm.conformance/workspace/* op.gemm.conformance/workspace_refusals/*
+// fault-detection:   op.gemm.conformance/reuse/* op.gemm.conformance/stream_order/* op.gemm.conformance/two_streams/*
+// fault-detection:   op.gemm.conformance/null_stream/* op.gemm.conformance/released_early/*
+// fault-detection:   op.gemm.conformance/destroy_after_compute/* op.gemm.conformance/compute_null_pointers/*
+// fault-detection: gemm_ignores_beta SUITE op TIMEOUT 30 FILTER op.gemm.* EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/*_beta_0_5
+// fault-detection:   op.gemm.accuracy/matches_oracle/*_beta_[1-9m]*
+// fault-detection:   op.gemm.accuracy/matches_oracle/f[36]*_beta_0_5_long_sum
+// Every case with a column-major A or B and k > 0.
+// fault-detection: gemm_transposed_as_contiguous SUITE op TIMEOUT 30 FILTER op.gemm.* EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/*_k[1-9]*/a_trans*
+// fault-detection:   op.gemm.accuracy/matches_oracle/*_k[1-9]*/*_b_trans*
+// Every head dim but 2, whose single pair is the same in both pairings.
+// fault-detection: rope_other_pairing SUITE op TIMEOUT 30 FILTER op.rope.* EXPECT
+// fault-detection:   op.rope.accuracy/matches_oracle/*_d[!2]*
+// fault-detection: add_ignores_broadcast SUITE op TIMEOUT 30 FILTER op.add.* EXPECT
+// fault-detection:   op.add.accuracy/*bcast*
+// alpha = 0 with beta != 0 (C = beta·C); no other case has alpha = 0.
+// fault-detection: gemm_alpha_zero_leaves_c SUITE op TIMEOUT 30 FILTER op.gemm.* ONLY EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/*/alpha_0_beta_*
+// topk above 1024 and topk >= n, over 4097 logits whose ranks past 1024 carry weight.
+// fault-detection: random_sample_topk_capped_at_1024 SUITE op TIMEOUT 30 FILTER op.random_sample.* ONLY EXPECT
+// fault-detection:   op.random_sample.accuracy/matches_oracle/*/n4097/*/heavy_tail

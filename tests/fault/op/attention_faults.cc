@@ -135,3 +135,21 @@ void InstallAttentionGqaByModulo(OpTable &calls) { InstallAttentionSlip(calls, A
 void InstallAttentionUnscaledScores(OpTable &calls) { InstallAttentionSlip(calls, AttentionSlip::kUnscaledScores); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every Attention case with a past (pos >= 1): new token i then sees pos keys fewer; the prompts
+// from position 0 cannot tell (OP-ATTENTION-5).
+// fault-detection: attention_mask_without_cache_offset SUITE op TIMEOUT 30 FILTER op.attention.* EXPECT
+// fault-detection:   op.attention.accuracy/matches_oracle/*_pos[1-9]*
+// The GQA groups whose h mod n_kv_heads and h / group differ (q8_kv2, q6_kv2, q32_kv8); MHA
+// (group 1) and MQA (one kv head) cannot tell (OP-ATTENTION-5).
+// fault-detection: attention_gqa_by_modulo SUITE op TIMEOUT 30 FILTER op.attention.* EXPECT
+// fault-detection:   op.attention.accuracy/matches_oracle/*/q8_kv2_*
+// fault-detection:   op.attention.accuracy/matches_oracle/*/q6_kv2_*
+// fault-detection:   op.attention.accuracy/matches_oracle/*/q32_kv8_*
+// Every case with more than one key per query: the past ones and the prompt from position 0;
+// the first token alone (one key, weight 1) cannot tell (OP-ATTENTION-5).
+// fault-detection: attention_unscaled_scores SUITE op TIMEOUT 30 FILTER op.attention.* EXPECT
+// fault-detection:   op.attention.accuracy/matches_oracle/*_pos[1-9]*
+// fault-detection:   op.attention.accuracy/matches_oracle/*/q4_kv4_seq7_pos0_*

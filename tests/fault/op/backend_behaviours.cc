@@ -176,3 +176,26 @@ void InstallShapeRefusalsAsBadParam(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// NULL arguments left unchecked: the probes crash on invalid input, and every other case passes.
+// fault-detection: null_arguments_unchecked TIMEOUT 30 ONLY
+// fault-detection:   INVALID_INPUT_CRASHES rt.device.conformance/all_device_count_null rt.device.conformance/device_count_null
+// fault-detection:   rt.device.conformance/get_device_null rt.device.conformance/mem_info_null rt.stream.conformance/create_null
+// fault-detection:   rt.memory.conformance/malloc_null rt.memory.conformance/memcpy_null rt.memory.conformance/memset_rejects
+// fault-detection:   rt.event.conformance/create_null rt.event.conformance/null_arguments rt.event.conformance/elapsed_null
+// fault-detection:   rt.event.conformance/stream_wait_null_event rt.resource_snapshot.conformance/null_snapshot
+// fault-detection:   rt.graph.conformance/end_capture_refusals rt.graph.conformance/instantiate_null_exec
+// fault-detection:   rt.graph.conformance/launch_null_exec
+// Work run at the call: every ordering rule holds; only capture breaks (as with capture_runs_eagerly).
+// fault-detection: runs_work_at_the_call TIMEOUT 30 ONLY EXPECT
+// fault-detection:   rt.graph.conformance/capture_defers_work/* rt.graph.conformance/replay_matches_eager/*
+// fault-detection:   rt.graph.conformance/launch_twice_rereads_inputs rt.graph.conformance/launch_on_other_stream
+// fault-detection:   rt.graph.conformance/exec_outlives_graph_and_pending_destroy rt.graph.conformance/synchronize_while_capturing_refused
+// fault-detection: shape_refusals_as_bad_param SUITE op TIMEOUT 30 ONLY
+// fault-detection:   FILTER op.attention.* op.conv.* op.gemm.* op.add.* op.paged_attention.*
+// fault-detection: refuses_strided_layouts SUITE op TIMEOUT 30 ONLY
+// fault-detection:   FILTER op.random_sample.* op.rms_norm.* op.rope.*
+// fault-detection:   UNSUPPORTED ${infinicts_op_refused_views}
+// fault-detection:   MISSING_CAPABILITIES "layout transposed" "layout strided" "layout flipped" PARTS op.rms_norm=pass op.rope=pass

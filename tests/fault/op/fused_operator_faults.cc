@@ -145,3 +145,17 @@ void InstallSelectLastTokenFirstToken(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The gate and up halves are drawn from different ranges (OP-SILUANDMUL-3): every result
+// taking them the other way round misses, in every dtype and layout.
+// fault-detection: silu_and_mul_halves_swapped SUITE op TIMEOUT 30 FILTER op.silu_and_mul.* EXPECT
+// fault-detection:   op.silu_and_mul.accuracy/matches_oracle/*
+// A request's first token is its last only when it has one token: the cases of one-token
+// requests alone cannot tell (OP-SELECTLASTTOKENHIDDEN-3).
+// fault-detection: select_last_token_first_token SUITE op TIMEOUT 30 FILTER op.select_last_token_hidden.*
+// fault-detection:   EXPECT op.select_last_token_hidden.accuracy/matches_oracle/*/lengths_5_1_7_3_8
+// fault-detection:   op.select_last_token_hidden.accuracy/matches_oracle/*/lengths_3_9_1_2
+// fault-detection:   op.select_last_token_hidden.accuracy/matches_oracle/*/lengths_20
+// fault-detection:   op.select_last_token_hidden.accuracy/matches_oracle/*/lengths_1000_1_2047_1048

@@ -40,3 +40,10 @@ std::vector<ElementWrite> LaterBatchesScaled(const GemmLayouts &layouts, void *c
 void InstallGemmBatchStride0AsPacked(OpTable &calls) { InstallHostGemm(calls, &HasStride0Batch, &LaterBatchesScaled); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The batch stride of 0 on A and, apart, on B; a batch of 1 (the a1/b1 cases) is no stride-0 batch.
+// fault-detection: gemm_batch_stride_0_as_packed SUITE op TIMEOUT 30 FILTER op.gemm.* ONLY EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/*/batch4_m6_n10_k12/a_bcast0_*
+// fault-detection:   op.gemm.accuracy/matches_oracle/*/batch4_m6_n10_k12/a_contig_b_bcast0_*

@@ -30,3 +30,9 @@ std::vector<ElementWrite> NanWhereCWasNotFinite(const GemmLayouts &layouts, void
 void InstallGemmBetaZeroReadsC(OpTable &calls) { InstallHostGemm(calls, &IsFloatGemm, &NanWhereCWasNotFinite); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every beta = 0 case: C starts as NaN there (OP-GEMM-5), and 0·NaN is NaN.
+// fault-detection: gemm_beta_zero_reads_c SUITE op TIMEOUT 30 FILTER op.gemm.* ONLY EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/*_beta_0 op.gemm.accuracy/matches_oracle/*_beta_0_long_sum

@@ -36,3 +36,9 @@ std::vector<ElementWrite> HalfAccumulatedGemm(const GemmLayouts &layouts, void *
 void InstallGemmF16AccumulatesInF16(OpTable &calls) { InstallHostGemm(calls, &IsF16, &HalfAccumulatedGemm); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The F16 long sums, and the F16 LLM shapes with K = 4096.
+// fault-detection: gemm_f16_accumulates_in_f16 SUITE op TIMEOUT 30 FILTER op.gemm.* EXPECT
+// fault-detection:   op.gemm.accuracy/matches_oracle/f16/*_k4096/*

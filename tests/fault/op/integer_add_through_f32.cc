@@ -67,3 +67,10 @@ void InstallIntegerAddThroughF32(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Integer Add (an optional capability, checked exactly) done through F32: every integer
+// accuracy case, whose sums lie beyond 2^24.
+// fault-detection: integer_add_through_f32 SUITE op TIMEOUT 30 FILTER op.add.* EXPECT
+// fault-detection:   op.add.accuracy/matches_oracle/i[36]*

@@ -214,3 +214,13 @@ void InstallKvCacheWriteOffByOne(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every KVCaching and PagedCaching case that computes: each has a sequence with a past length
+// >= 1 or several new tokens (KVCaching), or a slot >= 1 (PagedCaching), so a position that
+// must keep its prior value is overwritten or an entry lands beside its place (OP-KVCACHING-3,
+// OP-PAGEDCACHING-3).
+// fault-detection: kv_cache_write_off_by_one SUITE op TIMEOUT 30 FILTER op.kv_caching.* op.paged_caching.*
+// fault-detection:   EXPECT op.kv_caching.accuracy/* op.paged_caching.accuracy/*
+// fault-detection:   op.kv_caching.conformance/stream_order/* op.paged_caching.conformance/stream_order/*

@@ -64,3 +64,10 @@ void InstallLayerNormReadsAbsentBias(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// A descriptor without bias and a compute call passing a non-NULL bias pointer (to NaN)
+// anyway; the cases passing NULL cannot tell (OP-LAYERNORM-4).
+// fault-detection: layer_norm_reads_absent_bias SUITE op TIMEOUT 30 FILTER op.layer_norm.* ONLY EXPECT
+// fault-detection:   op.layer_norm.accuracy/matches_oracle/*/no_bias_junk_pointer/*

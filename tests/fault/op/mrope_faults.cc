@@ -155,3 +155,16 @@ void InstallMRopeHwRowsSwapped(OpTable &calls) { InstallMRopeSlip(calls, MRopeSl
 void InstallMRopeIgnoresInterleaved(OpTable &calls) { InstallMRopeSlip(calls, MRopeSlip::kIgnoresInterleaved); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every case with three position rows (each token's three positions differ); the text cases'
+// one row cannot tell (OP-MROPE-6).
+// fault-detection: mrope_h_w_rows_swapped SUITE op TIMEOUT 30 FILTER op.mrope.* EXPECT
+// fault-detection:   op.mrope.accuracy/matches_oracle/*/thw_rows/*
+// The interleaved cases whose cycle differs from the contiguous sections; sections (1, 1, 1)
+// give the same rows either way (OP-MROPE-6).
+// fault-detection: mrope_ignores_interleaved SUITE op TIMEOUT 30 FILTER op.mrope.* EXPECT
+// fault-detection:   op.mrope.accuracy/matches_oracle/*/sections_24_20_20_interleaved/*
+// fault-detection:   op.mrope.accuracy/matches_oracle/*/sections_4_6_6_interleaved/*
+// fault-detection:   op.mrope.accuracy/matches_oracle/*/sections_1_2_3_interleaved/*

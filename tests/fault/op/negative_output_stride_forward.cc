@@ -148,3 +148,17 @@ void InstallNegativeOutputStrideForward(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every output walked backwards (the cases whose output layout, named first, is `flip`);
+// inputs walked backwards are read right.
+// fault-detection: negative_output_stride_forward SUITE op TIMEOUT 30
+// fault-detection:   FILTER op.add.* op.sub.* op.mul.* op.swiglu.* op.relu.* op.silu.* op.gelu.* op.sigmoid.* op.clip.* op.softmax.*
+// fault-detection:   op.log_softmax.* op.causal_softmax.* op.rms_norm.* op.layer_norm.* op.rearrange.* op.embedding.*
+// fault-detection:   ONLY EXPECT
+// fault-detection:   op.*.accuracy/matches_oracle/*/c_flip_*
+// fault-detection:   op.*.accuracy/matches_oracle/*/y_flip_*
+// fault-detection:   op.*.accuracy/matches_oracle/*/out_flip_*
+// fault-detection:   op.*.accuracy/matches_oracle/*/output_flip_*
+// fault-detection:   op.*.accuracy/matches_oracle/*/dst_flip_*

@@ -103,3 +103,12 @@ void InstallSigmoidNanAtInfinity(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// NaN in x (planted among the inputs only by the nan_inf cases) must stay NaN (OP-RELU-1).
+// fault-detection: relu_nan_to_zero SUITE op TIMEOUT 30 FILTER op.relu.* ONLY EXPECT
+// fault-detection:   op.relu.accuracy/matches_oracle/*/nan_inf
+// x = +Inf (only the nan_inf cases; the others stay within ±8) gives 1, not Inf / Inf.
+// fault-detection: sigmoid_nan_at_infinity SUITE op TIMEOUT 30 FILTER op.sigmoid.* ONLY EXPECT
+// fault-detection:   op.sigmoid.accuracy/matches_oracle/*/nan_inf

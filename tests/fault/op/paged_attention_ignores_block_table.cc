@@ -137,3 +137,14 @@ void InstallPagedAttentionIgnoresBlockTable(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every PagedAttention and PagedAttentionPrefill case that computes: the suite hands pool blocks
+// out backwards, so in every case some sequence's block b is not pool block b and the identity
+// table reads another sequence's rows or the NaN of a free block (OP-PAGEDATTENTION-3,
+// OP-PAGEDATTENTIONPREFILL-3).
+// fault-detection: paged_attention_ignores_block_table SUITE op TIMEOUT 30
+// fault-detection:   FILTER op.paged_attention.* op.paged_attention_prefill.*
+// fault-detection:   EXPECT op.paged_attention.accuracy/* op.paged_attention_prefill.accuracy/*
+// fault-detection:   op.paged_attention.conformance/stream_order/* op.paged_attention_prefill.conformance/stream_order/*

@@ -120,3 +120,22 @@ void InstallSeluF64InF32(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Bugs InfiniCore's CPU build has, which the suite must still fail.
+// 0-D tensors crash every elementwise create: one root cause, on valid input, triggered by shape [].
+// fault-detection: zero_d_create_crashes SUITE op TIMEOUT 30 ROOT_CAUSES 1 FILTER op.add.* op.relu.*
+// fault-detection:   EXPECT op.add.accuracy/matches_oracle/*/scalar/* op.relu.accuracy/matches_oracle/*/scalar/*
+// AddRMSNorm's outputs swapped: the cases whose y and residual_out layouts differ.
+// fault-detection: add_rms_norm_outputs_swapped SUITE op TIMEOUT 30 FILTER op.add_rms_norm.* EXPECT
+// fault-detection:   op.add_rms_norm.accuracy/matches_oracle/*/y_view_residual_out_offset_*
+// LogSoftmax ignoring the strides of the layouts it accepted: the padded and transposed inputs.
+// fault-detection: log_softmax_ignores_strides SUITE op TIMEOUT 30 FILTER op.log_softmax.* EXPECT
+// fault-detection:   op.log_softmax.accuracy/matches_oracle/*/output_pad_input_pad
+// fault-detection:   op.log_softmax.accuracy/matches_oracle/*/output_trans_input_trans
+// Selu computing F64 in F32: every F64 case that checks values, and one root cause on dtype f64.
+// fault-detection: selu_f64_in_f32 SUITE op TIMEOUT 30 FILTER op.selu.* ONLY ROOT_CAUSES 1 EXPECT
+// fault-detection:   op.selu.accuracy/matches_oracle/f64/*
+// fault-detection:   op.selu.conformance/stream_order/f64* op.selu.conformance/null_stream/f64* op.selu.conformance/reuse/f64*
+// fault-detection:   op.selu.conformance/two_streams/f64* op.selu.conformance/workspace/f64* op.selu.conformance/in_place/f64*

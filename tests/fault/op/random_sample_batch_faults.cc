@@ -102,3 +102,25 @@ void InstallRandomSampleBatchReadsArraysLate(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// RandomSampleBatch under row 0's parameters: every batch whose rows' parameters differ (their
+// data is redrawn until some row's answer changes under row 0's), in every mode that checks results.
+// fault-detection: random_sample_batch_row_0_parameters SUITE op TIMEOUT 30 FILTER op.random_sample_batch.* ONLY
+// fault-detection:   EXPECT
+// fault-detection:   op.random_sample_batch.accuracy/matches_oracle/*/two_draws/*
+// fault-detection:   op.random_sample_batch.accuracy/matches_oracle/*/every_draw/*
+// fault-detection:   op.random_sample_batch.accuracy/matches_oracle/*/mixed/*
+// fault-detection:   op.random_sample_batch.accuracy/matches_oracle/*/topk_2000_and_past_n/*
+// fault-detection:   op.random_sample_batch.conformance/stream_order/*
+// fault-detection:   op.random_sample_batch.conformance/null_stream/*
+// fault-detection:   op.random_sample_batch.conformance/reuse/*
+// fault-detection:   op.random_sample_batch.conformance/two_streams/*
+// fault-detection:   op.random_sample_batch.conformance/released_early/*
+// fault-detection:   op.random_sample_batch.conformance/destroy_after_compute/*
+// fault-detection:   op.random_sample_batch.conformance/workspace/*
+// Its arrays read when the stream reaches the work: only the cases that rewrite them once compute
+// returns (OP-RANDOMSAMPLEBATCH-5).
+// fault-detection: random_sample_batch_reads_arrays_late SUITE op TIMEOUT 30 FILTER op.random_sample_batch.* ONLY
+// fault-detection:   EXPECT op.random_sample_batch.accuracy/matches_oracle/*/arrays_rewritten

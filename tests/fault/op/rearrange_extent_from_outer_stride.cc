@@ -84,3 +84,11 @@ void InstallRearrangeExtentFromOuterStride(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The copies from a source whose dim 0 has size 1 and a stride of 0 or 1.
+// fault-detection: rearrange_extent_from_outer_stride SUITE op TIMEOUT 30 FILTER op.rearrange.* ONLY EXPECT
+// fault-detection:   op.rearrange.accuracy/matches_oracle/*/1x6x7/dst_contig_src_unit_odd
+// fault-detection:   op.rearrange.accuracy/matches_oracle/*/1x1x33/dst_contig_src_unit_odd
+// fault-detection:   op.rearrange.accuracy/matches_oracle/*/1x3x1x7x1/dst_unit_odd_src_unit_odd

@@ -245,3 +245,10 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Every operator's stream-order cases; the conformance cases about statuses keep passing.
+// fault-detection: returns_before_work_done SUITE op TIMEOUT 30 FILTER op.*.conformance/* EXPECT
+// fault-detection:   op.*.conformance/stream_order/*
+// fault-detection:   op.*.conformance/null_stream/*

@@ -50,3 +50,8 @@ void InstallRmsNormEpsilonOutsideSqrt(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// fault-detection: rms_norm_epsilon_outside_sqrt SUITE op TIMEOUT 30 FILTER op.rms_norm.* EXPECT
+// fault-detection:   op.rms_norm.accuracy/*_small_rms

@@ -319,3 +319,27 @@ void InstallRowReductionDropsTail(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The rows of 1025, 4097 and 70001 (suites/op/common/row_lengths.h) of every row-reducing
+// operator (a softmax axis of 1025 over 3 inner positions too, in F32 and F64), and the
+// vocabularies of those lengths whose largest logit is the last; 31 to 1024
+// and the round LLM widths (4096, 32000) are untouched. Softmax and CausalSoftmax lose 17 of
+// 70001 elements within F32's tolerance (atol 1e-6 against outputs near 1/70001): their F64
+// rows catch it.
+// fault-detection: row_reduction_drops_tail SUITE op TIMEOUT 30
+// fault-detection:   FILTER op.softmax.* op.log_softmax.* op.causal_softmax.* op.rms_norm.* op.layer_norm.* op.random_sample.*
+// fault-detection:   ONLY EXPECT
+// fault-detection:   op.*.accuracy/matches_oracle/f32*/[0-9]x1025/*
+// fault-detection:   op.*.accuracy/matches_oracle/f32*/[0-9]x4097/*
+// fault-detection:   op.*.accuracy/matches_oracle/f[36]*/2x1025x3/*
+// fault-detection:   op.log_softmax.accuracy/matches_oracle/f32/2x70001/*
+// fault-detection:   op.rms_norm.accuracy/matches_oracle/f32*/2x70001/*
+// fault-detection:   op.layer_norm.accuracy/matches_oracle/f32/2x70001/*
+// fault-detection:   op.softmax.accuracy/matches_oracle/f64/2x70001/*
+// fault-detection:   op.log_softmax.accuracy/matches_oracle/f64/2x70001/*
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/f64/2x70001/*
+// fault-detection:   op.random_sample.accuracy/matches_oracle/f32_result_i32/n1025/*/top_last
+// fault-detection:   op.random_sample.accuracy/matches_oracle/f32_result_i32/n4097/*/top_last
+// fault-detection:   op.random_sample.accuracy/matches_oracle/f32_result_i32/n70001/*/top_last

@@ -186,3 +186,21 @@ void InstallCausalMaskOffByOne(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// fault-detection: softmax_without_max_subtraction SUITE op TIMEOUT 30
+// fault-detection:   FILTER op.softmax.* op.causal_softmax.* EXPECT op.softmax.accuracy/* op.causal_softmax.accuracy/*
+// The inner axes with 32 inner positions or more; 7x31 over axis 0 has 31, 3x5x7 over axis 0 35.
+// fault-detection: softmax_inner_axis_one_warp SUITE op TIMEOUT 30 FILTER op.softmax.* ONLY EXPECT
+// fault-detection:   op.softmax.accuracy/matches_oracle/*/3x5x7/axis_m3/*
+// fault-detection:   op.softmax.accuracy/matches_oracle/*/2x9x33/axis_1/*
+// fault-detection:   op.softmax.accuracy/matches_oracle/*/3x4x1025/axis_1/*
+// fault-detection:   op.softmax.accuracy/matches_oracle/*/2x3x4x11/axis_1/*
+// Every shape with seq > 1 (with seq = 1 the only row keeps every column either way).
+// fault-detection: causal_mask_off_by_one SUITE op TIMEOUT 30 FILTER op.causal_softmax.* EXPECT
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/*/5x5/*
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/*/7x13/*
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/*/3x7x7/*
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/*/32x7x135/*
+// fault-detection:   op.causal_softmax.accuracy/matches_oracle/*/64x64/*

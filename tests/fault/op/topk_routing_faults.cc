@@ -200,3 +200,18 @@ void InstallTopkrouterValuesFromBiasedScores(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Equal logits ranked by decreasing index, as an unstable sort may (InfiniCore's CPU kernel): the
+// same selection (OP-TOPKSOFTMAX-3 compares ties as a set; the index order is the SHOULD
+// OP-TOPKSOFTMAX-6), so every case passes.
+// fault-detection: topksoftmax_ties_to_higher_index SUITE op TIMEOUT 30 FILTER op.topksoftmax.* ONLY
+// Every norm = 0 case that leaves experts out (topk < n, "_all" marks topk = n): the row's
+// softmax and the selected experts' differ (OP-TOPKSOFTMAX-4).
+// fault-detection: topksoftmax_softmax_over_selected SUITE op TIMEOUT 30 FILTER op.topksoftmax.* ONLY EXPECT
+// fault-detection:   op.topksoftmax.accuracy/matches_oracle/*/top[0-9]/norm0/*
+// fault-detection:   op.topksoftmax.accuracy/matches_oracle/*/top[0-9][0-9]/norm0/*
+// Every bias is nonzero, so every value from a biased score is off (OP-TOPKROUTER-4).
+// fault-detection: topkrouter_values_from_biased_scores SUITE op TIMEOUT 30 FILTER op.topkrouter.* EXPECT
+// fault-detection:   op.topkrouter.accuracy/*

@@ -69,3 +69,24 @@ void InstallReluFlushesSubnormals(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// The subnormal cases: about a quarter of their elements are positive subnormals.
+// fault-detection: relu_flushes_subnormals SUITE op TIMEOUT 30 FILTER op.relu.* ONLY EXPECT
+// fault-detection:   op.relu.accuracy/matches_oracle/*/subnormal
+// Inputs past 44.4 (3x4096 and larger shapes always hold some) and +Inf: Inf / Inf = NaN, in
+// every dtype (a half-precision input computed through F32 overflows too).
+// fault-detection: tanh_through_exp SUITE op TIMEOUT 30 FILTER op.tanh.* EXPECT
+// fault-detection:   op.tanh.accuracy/matches_oracle/*/3x4096/* op.tanh.accuracy/matches_oracle/*/5x11008/*
+// fault-detection:   op.tanh.accuracy/matches_oracle/*/nan_inf
+// The erf form differs from the tanh form by up to 5e-4 around |x| = 2 and by percent in the
+// negative tail: every dtype's cases over the [0.25, 4] magnitudes see it (OP-GELUTANH-1).
+// fault-detection: gelutanh_exact_erf SUITE op TIMEOUT 30 FILTER op.gelutanh.* EXPECT
+// fault-detection:   op.gelutanh.accuracy/matches_oracle/*/7x31/* op.gelutanh.accuracy/matches_oracle/*/3x4096/*
+// Negative non-integers (half of the inputs) come out one too high; the result is held exact.
+// fault-detection: floor_truncates SUITE op TIMEOUT 30 FILTER op.floor.* EXPECT
+// fault-detection:   op.floor.accuracy/matches_oracle/*/7x31/output_contig_input_contig* op.floor.accuracy/matches_oracle/*/3x4096/*
+// 0·NaN and 0·Inf are NaN: only the cases that plant them in x (OP-ZEROS-1) can tell.
+// fault-detection: zeros_multiplies_input SUITE op TIMEOUT 30 FILTER op.zeros.* ONLY EXPECT
+// fault-detection:   op.zeros.accuracy/matches_oracle/*/nan_inf

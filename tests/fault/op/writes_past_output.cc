@@ -84,3 +84,8 @@ void InstallWritesPastOutput(OpTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// fault-detection: writes_past_output SUITE op TIMEOUT 30 FILTER op.add.* op.relu.* EXPECT
+// fault-detection:   op.add.accuracy/* op.relu.accuracy/*

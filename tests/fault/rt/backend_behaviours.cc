@@ -167,3 +167,8 @@ void InstallGraphsNotSupported(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Each behaviour alone. Malloc's 16-byte alignment (256 is RT-MEM-22, a SHOULD): every case passes.
+// fault-detection: malloc_16_byte_aligned TIMEOUT 30 ONLY

@@ -54,3 +54,11 @@ void InstallEventTimeAtRecord(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Only the case made for it must catch it: elapsed_within_wall_time, made for the unit, catches
+// it too on a quiet host (the copies are enqueued faster than they run), but not on a loaded
+// one, where enqueueing them can take the 2 % of the wall time it asks for.
+// fault-detection: event_time_at_record TIMEOUT 30 EXPECT
+// fault-detection:   rt.event.conformance/time_is_when_the_stream_reaches_the_event

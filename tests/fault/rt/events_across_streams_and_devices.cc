@@ -106,3 +106,12 @@ void InstallStreamWaitIgnoresOtherDevicesEvents(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Stream clocks that differ by the streams' ages: only elapsed times across two streams.
+// fault-detection: event_clock_per_stream TIMEOUT 30 ONLY EXPECT
+// fault-detection:   rt.event.conformance/elapsed_across_streams
+// A wait for another device's event that does not wait.
+// fault-detection: stream_wait_ignores_other_devices_events TIMEOUT 30 ONLY EXPECT
+// fault-detection:   rt.event.conformance/wait_for_another_devices_event

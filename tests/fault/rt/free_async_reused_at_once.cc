@@ -70,3 +70,9 @@ void InstallFreeAsyncReusedAtOnce(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// A FreeAsync'd block handed to the next Malloc before its stream reached the free.
+// fault-detection: free_async_reused_at_once TIMEOUT 30 FILTER rt.memory.* EXPECT
+// fault-detection:   rt.memory.conformance/free_async_waits_for_its_stream

@@ -192,3 +192,39 @@ void InstallSnapshotTotalFromHost(RtTable &calls) { calls.infinirtGetDeviceResou
 void InstallSnapshotDeviceIdZero(RtTable &calls) { calls.infinirtGetDeviceResourceSnapshot = &SnapshotOfDeviceZero; }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Graph capture and the resource snapshot (optional parts): ONLY over their subjects, so each
+// fault is caught by the cases meant for it and no other graph or snapshot case fails.
+// fault-detection: graph_launch_runs_nothing TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.graph.conformance/replay_matches_eager/* rt.graph.conformance/launch_twice_rereads_inputs
+// fault-detection:   rt.graph.conformance/launch_on_other_stream rt.graph.conformance/exec_outlives_graph_and_pending_destroy
+// fault-detection: capture_runs_eagerly TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.graph.conformance/capture_defers_work/* rt.graph.conformance/replay_matches_eager/*
+// fault-detection:   rt.graph.conformance/launch_twice_rereads_inputs rt.graph.conformance/launch_on_other_stream
+// fault-detection:   rt.graph.conformance/exec_outlives_graph_and_pending_destroy
+// fault-detection:   rt.graph.conformance/synchronize_while_capturing_refused
+// fault-detection: graph_snapshots_host_at_capture TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.graph.conformance/launch_twice_rereads_inputs rt.graph.conformance/launch_on_other_stream
+// fault-detection:   rt.graph.conformance/exec_outlives_graph_and_pending_destroy
+// fault-detection: graph_destroy_takes_its_execs TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.graph.conformance/exec_outlives_graph_and_pending_destroy
+// fault-detection: snapshot_total_from_host TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.resource_snapshot.conformance/agrees_with_mem_info/*
+// fault-detection: snapshot_device_id_zero TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.resource_snapshot.conformance/identifies_device/dev_last
+// fault-detection: graph_calls_accept_bad_input TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.graph.conformance/begin_capture_bad_mode rt.graph.conformance/end_capture_refusals
+// fault-detection:   rt.graph.conformance/instantiate_null_exec rt.graph.conformance/launch_null_exec
+// fault-detection: snapshot_accepts_bad_input TIMEOUT 30 ONLY
+// fault-detection:   FILTER rt.graph.* rt.resource_snapshot.*
+// fault-detection:   EXPECT rt.resource_snapshot.conformance/null_snapshot rt.resource_snapshot.conformance/bad_device
+// fault-detection:   rt.resource_snapshot.conformance/identifies_device/*

@@ -90,3 +90,12 @@ void InstallMemcpyAsyncOutOfOrder(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// fault-detection: memcpy_async_out_of_order TIMEOUT 30 EXPECT
+// fault-detection:   rt.stream.conformance/in_order/copy_then_memset/*
+// fault-detection:   rt.stream.conformance/in_order/d2d_then_memset_source/*
+// fault-detection:   rt.stream.conformance/in_order/d2h_then_memset/*
+// fault-detection:   rt.stream.conformance/null_stream_in_order/*
+// fault-detection:   rt.event.conformance/stream_wait_event/*

@@ -87,3 +87,11 @@ void InstallPeerCopySourceMustBeCurrent(RtTable &calls) {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// Peer copies work with the source's device current only: the cases with the destination's fail,
+// and the cross-device event case, which copies so, is blocked by them.
+// fault-detection: peer_copy_source_must_be_current TIMEOUT 30 ONLY EXPECT
+// fault-detection:   rt.memory.conformance/peer_copy/*/destination_current
+// fault-detection:   BLOCKED rt.event.conformance/wait_for_another_devices_event

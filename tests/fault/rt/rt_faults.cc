@@ -198,3 +198,47 @@ const std::vector<RtFault> &RtFaults() {
 }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
+// fault-detection: elapsed_in_seconds TIMEOUT 30 EXPECT
+// fault-detection:   rt.event.conformance/elapsed_within_wall_time*
+// fault-detection: set_device_switches_on_failure TIMEOUT 30 EXPECT
+// fault-detection:   rt.device.conformance/set_device_rejects/*
+// fault-detection:   rt.guard.conformance/guard_to_bad_device_keeps_current/*
+// Malloc's NULL fails its own cases (RT-MEM-2) and the over-capacity request it answers with
+// SUCCESS (RT-MEM-4); every other case that allocates is blocked, naming RT-MEM-2: 3 root causes.
+// fault-detection: malloc_null TIMEOUT 30 ROOT_CAUSES 3 EXPECT
+// fault-detection:   rt.memory.conformance/malloc_sizes/bytes_[1-9]*
+// fault-detection:   rt.memory.conformance/malloc_over_capacity
+// fault-detection: d2h_short_by_one TIMEOUT 30 EXPECT
+// fault-detection:   rt.memory.conformance/memcpy/d2h/bytes_[1-9]*
+// fault-detection:   rt.memory.conformance/memset_pattern/*
+// Synchronizing calls that return at once, while blocking copies wait by themselves: only the
+// results read from pinned memory right after the call under test, behind long work, see it.
+// fault-detection: synchronize_returns_early TIMEOUT 30 EXPECT
+// fault-detection:   rt.device.conformance/device_synchronize_waits_for_every_stream
+// fault-detection:   rt.guard.conformance/synchronize_device_waits/*
+// fault-detection:   rt.stream.conformance/independent_streams/*/streams_1
+// fault-detection:   rt.stream.conformance/null_stream_in_order/*
+// fault-detection:   rt.event.conformance/query_reflects_completion/*
+// fault-detection:   rt.event.conformance/synchronize_waits/*
+// fault-detection:   rt.event.conformance/rerecord_replaces_record
+// Events that read 0 ms for every pair: the perf cases timed with events batch launches up to
+// their limit, still read 0 and fail; the latency cases, on the host clock, pass.
+// fault-detection: event_elapsed_zero MODE perf TIMEOUT 60 MAX_SECONDS 240 ONLY EXPECT
+// fault-detection:   rt.memory.perf/memcpy_bandwidth/*
+// The crash and the hang also prove that the report stays complete: the run goes on
+// in a new child after each crashed or killed one.
+// fault-detection: crash_in_stream_create TIMEOUT 30 EXPECT
+// fault-detection:   rt.stream.conformance/create_null
+// fault-detection:   rt.stream.conformance/in_order/*
+// fault-detection:   rt.stream.conformance/independent_streams/*
+// fault-detection:   rt.stream.conformance/destroy_with_pending_work/*
+// Every StreamSynchronize hangs, so each case that calls it costs the whole --timeout:
+// about 40 cases x 1 s, under a minute on 2 cores.
+// fault-detection: hang_in_stream_synchronize TIMEOUT 1 MAX_SECONDS 120 EXPECT
+// fault-detection:   rt.stream.conformance/in_order/*
+// fault-detection:   rt.stream.conformance/independent_streams/*
+// fault-detection:   rt.stream.conformance/null_stream_in_order/*
+// fault-detection:   rt.event.conformance/stream_wait_event/*
