@@ -15,6 +15,23 @@ struct Fault {
   void (*install)(Table &calls);    // the calls it does not replace keep forwarding
 };
 
+// Every fault of one table, as the files that plant them registered them (INFINICTS_FAULT).
+template <class Table>
+std::vector<Fault<Table>> &RegisteredFaults() {
+  static std::vector<Fault<Table>> faults;
+  return faults;
+}
+
+template <class Table>
+struct FaultRegistration {
+  explicit FaultRegistration(const Fault<Table> &fault) { RegisteredFaults<Table>().push_back(fault); }
+};
+
+// Registers a fault next to the function that installs it: its name (what $INFINICTS_FAULT
+// asks for), its effect in one line, and the installer.
+#define INFINICTS_FAULT(Table, name, effect, install) \
+  static const ::infinicts::fault::FaultRegistration<Table> fault_registration_##install({name, effect, &install})
+
 // The target's calls with the requested faults installed, in the order they were asked for. A name
 // this interface does not know belongs to another wrapper (e.g. an operator fault): the calls stay
 // as they are.

@@ -118,28 +118,52 @@ void InstallAddChecksShapesFirst(OpTable &calls) {
   TrackTensorLayouts(calls);
   calls.infiniopCreateAddDescriptor = &AddCheckingShapesFirst;
 }
+INFINICTS_FAULT(OpTable, "add_checks_shapes_first",
+                "Add checks its shapes before its dtypes",
+                InstallAddChecksShapesFirst);
 
 void InstallGemmIgnoresBeta(OpTable &calls) { calls.infiniopGemm = &GemmWithBetaZero; }
+INFINICTS_FAULT(OpTable, "gemm_ignores_beta",
+                "Gemm computes as if beta were 0",
+                InstallGemmIgnoresBeta);
 
 void InstallGemmWorkspaceSizeWrapped(OpTable &calls) {
   calls.infiniopGetGemmWorkspaceSize = &GemmWorkspaceSizeWrapped;
 }
+INFINICTS_FAULT(OpTable, "gemm_workspace_size_wraps",
+                "GetGemmWorkspaceSize answers 2^64 - 64 bytes, an unsigned difference gone negative",
+                InstallGemmWorkspaceSizeWrapped);
 
 void InstallGemmAlphaZeroLeavesC(OpTable &calls) { calls.infiniopGemm = &GemmLeavingCWhenAlphaIsZero; }
+INFINICTS_FAULT(OpTable, "gemm_alpha_zero_leaves_c",
+                "Gemm with alpha = 0 leaves C as it was instead of setting beta*C",
+                InstallGemmAlphaZeroLeavesC);
 
 void InstallRandomSampleTopkCappedAt1024(OpTable &calls) { calls.infiniopRandomSample = &RandomSampleCappingTopk; }
+INFINICTS_FAULT(OpTable, "random_sample_topk_capped_at_1024",
+                "RandomSample never takes more than 1024 candidates, whatever topk asks",
+                InstallRandomSampleTopkCappedAt1024);
 
 void InstallRopeOtherPairing(OpTable &calls) { calls.infiniopCreateRoPEDescriptor = &RopeWithOtherPairing; }
+INFINICTS_FAULT(OpTable, "rope_other_pairing",
+                "RoPE pairs as GPT_NEOX when asked for GPT_J and the other way round",
+                InstallRopeOtherPairing);
 
 void InstallGemmTransposedAsContiguous(OpTable &calls) {
   TrackTensorLayouts(calls);
   calls.infiniopCreateGemmDescriptor = &GemmReadingTransposedAsContiguous;
 }
+INFINICTS_FAULT(OpTable, "gemm_transposed_as_contiguous",
+                "Gemm reads a column-major A or B as if it were row-major",
+                InstallGemmTransposedAsContiguous);
 
 void InstallAddIgnoresBroadcast(OpTable &calls) {
   TrackTensorLayouts(calls);
   calls.infiniopCreateAddDescriptor = &AddReadingBroadcastAsContiguous;
 }
+INFINICTS_FAULT(OpTable, "add_ignores_broadcast",
+                "Add reads an input with a stride-0 dim as if it were contiguous",
+                InstallAddIgnoresBroadcast);
 
 }  // namespace infinicts::fault
 

@@ -129,10 +129,19 @@ void InstallAttentionSlip(OpTable &calls, AttentionSlip slip) {
 void InstallAttentionMaskWithoutCacheOffset(OpTable &calls) {
   InstallAttentionSlip(calls, AttentionSlip::kMaskWithoutCacheOffset);
 }
+INFINICTS_FAULT(OpTable, "attention_mask_without_cache_offset",
+                "Attention lets new token i see the keys 0 .. i, a prompt's causal mask without the cache's past pos",
+                InstallAttentionMaskWithoutCacheOffset);
 
 void InstallAttentionGqaByModulo(OpTable &calls) { InstallAttentionSlip(calls, AttentionSlip::kGqaByModulo); }
+INFINICTS_FAULT(OpTable, "attention_gqa_by_modulo",
+                "Attention's q head h reads kv head h mod n_kv_heads instead of h / group",
+                InstallAttentionGqaByModulo);
 
 void InstallAttentionUnscaledScores(OpTable &calls) { InstallAttentionSlip(calls, AttentionSlip::kUnscaledScores); }
+INFINICTS_FAULT(OpTable, "attention_unscaled_scores",
+                "Attention's scores are q·k without the 1/sqrt(head_dim)",
+                InstallAttentionUnscaledScores);
 
 }  // namespace infinicts::fault
 

@@ -161,19 +161,31 @@ void ReplaceEveryCall(OpTable &calls, OpTable *before, const OpTable &replacemen
 void InstallNullArgumentsUncheckedOp(OpTable &calls) {
   ReplaceEveryCall(calls, &g_before_unchecked, unchecked::kCalls);
 }
+INFINICTS_FAULT(OpTable, "null_arguments_unchecked",
+                "a NULL argument the target refuses with NULL_POINTER crashes the process (SIGSEGV)",
+                InstallNullArgumentsUncheckedOp);
 
 void InstallRunsWorkAtTheCallOp(OpTable &calls) {
   ReplaceEveryCall(calls, &g_before_at_call, at_call::kCalls);
 }
+INFINICTS_FAULT(OpTable, "runs_work_at_the_call",
+                "every compute call returns once its stream is done",
+                InstallRunsWorkAtTheCallOp);
 
 void InstallRefusesStridedLayouts(OpTable &calls) {
   TrackTensorLayouts(calls);
   ReplaceEveryCall(calls, &g_before_strided, strided::kCalls);
 }
+INFINICTS_FAULT(OpTable, "refuses_strided_layouts",
+                "RandomSample, RMSNorm and RoPE refuse at create, with BAD_TENSOR_STRIDES, any tensor that is no contiguous, offset or padded-row view",
+                InstallRefusesStridedLayouts);
 
 void InstallShapeRefusalsAsBadParam(OpTable &calls) {
   ReplaceEveryCall(calls, &g_before_shapes, shapes::kCalls);
 }
+INFINICTS_FAULT(OpTable, "shape_refusals_as_bad_param",
+                "every create call answers BAD_PARAM where it would answer BAD_TENSOR_SHAPE",
+                InstallShapeRefusalsAsBadParam);
 
 }  // namespace infinicts::fault
 

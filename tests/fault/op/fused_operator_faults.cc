@@ -136,6 +136,9 @@ void InstallSiluAndMulHalvesSwapped(OpTable &calls) {
   calls.infiniopSiluAndMul = &SiluAndMulHalvesSwapped;
   calls.infiniopDestroySiluAndMulDescriptor = &DestroySiluAndMulForgetting;
 }
+INFINICTS_FAULT(OpTable, "silu_and_mul_halves_swapped",
+                "SiluAndMul takes the gate from the input's second half and the up projection from its first",
+                InstallSiluAndMulHalvesSwapped);
 
 void InstallSelectLastTokenFirstToken(OpTable &calls) {
   TrackTensorLayouts(calls);
@@ -143,6 +146,9 @@ void InstallSelectLastTokenFirstToken(OpTable &calls) {
   calls.infiniopSelectLastTokenHidden = &SelectFirstToken;
   calls.infiniopDestroySelectLastTokenHiddenDescriptor = &DestroySelectForgetting;
 }
+INFINICTS_FAULT(OpTable, "select_last_token_first_token",
+                "SelectLastTokenHidden copies each request's first token (input_offsets[r]) instead of its last",
+                InstallSelectLastTokenFirstToken);
 
 }  // namespace infinicts::fault
 

@@ -38,6 +38,9 @@ std::vector<ElementWrite> LaterBatchesScaled(const GemmLayouts &layouts, void *c
 }  // namespace
 
 void InstallGemmBatchStride0AsPacked(OpTable &calls) { InstallHostGemm(calls, &HasStride0Batch, &LaterBatchesScaled); }
+INFINICTS_FAULT(OpTable, "gemm_batch_stride_0_as_packed",
+                "Gemm steps a batch stride of 0 on A or B (batch > 1) as packed batches, reading past the operand",
+                InstallGemmBatchStride0AsPacked);
 
 }  // namespace infinicts::fault
 

@@ -28,6 +28,9 @@ std::vector<ElementWrite> NanWhereCWasNotFinite(const GemmLayouts &layouts, void
 }  // namespace
 
 void InstallGemmBetaZeroReadsC(OpTable &calls) { InstallHostGemm(calls, &IsFloatGemm, &NanWhereCWasNotFinite); }
+INFINICTS_FAULT(OpTable, "gemm_beta_zero_reads_c",
+                "Gemm with beta = 0 still reads C, so NaN or Inf in C's prior content becomes NaN",
+                InstallGemmBetaZeroReadsC);
 
 }  // namespace infinicts::fault
 

@@ -34,6 +34,9 @@ std::vector<ElementWrite> HalfAccumulatedGemm(const GemmLayouts &layouts, void *
 }  // namespace
 
 void InstallGemmF16AccumulatesInF16(OpTable &calls) { InstallHostGemm(calls, &IsF16, &HalfAccumulatedGemm); }
+INFINICTS_FAULT(OpTable, "gemm_f16_accumulates_in_f16",
+                "F16 Gemm rounds every partial sum of its dot products to F16",
+                InstallGemmF16AccumulatesInF16);
 
 }  // namespace infinicts::fault
 

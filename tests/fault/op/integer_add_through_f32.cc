@@ -65,6 +65,9 @@ void InstallIntegerAddThroughF32(OpTable &calls) {
   calls.infiniopAdd = &AddThroughF32;
   calls.infiniopDestroyAddDescriptor = &DestroyAddForgetting;
 }
+INFINICTS_FAULT(OpTable, "integer_add_through_f32",
+                "Add on I32 and I64 rounds its sums to F32's 24 significant bits",
+                InstallIntegerAddThroughF32);
 
 }  // namespace infinicts::fault
 

@@ -212,6 +212,9 @@ void InstallKvCacheWriteOffByOne(OpTable &calls) {
   calls.infiniopPagedCaching = &PagedCachingOneEarly;
   calls.infiniopDestroyPagedCachingDescriptor = &DestroyPagedCachingForgetting;
 }
+INFINICTS_FAULT(OpTable, "kv_cache_write_off_by_one",
+                "KVCaching writes each new entry at past_kv_lengths[b] + s - 1 and PagedCaching at slot_mapping[t] - 1",
+                InstallKvCacheWriteOffByOne);
 
 }  // namespace infinicts::fault
 

@@ -62,6 +62,9 @@ void InstallLayerNormReadsAbsentBias(OpTable &calls) {
   calls.infiniopLayerNorm = &LayerNormReadingBias;
   calls.infiniopDestroyLayerNormDescriptor = &DestroyLayerNormWithTwin;
 }
+INFINICTS_FAULT(OpTable, "layer_norm_reads_absent_bias",
+                "LayerNorm adds the bias its compute call points to even when its descriptor was made without bias",
+                InstallLayerNormReadsAbsentBias);
 
 }  // namespace infinicts::fault
 

@@ -151,8 +151,14 @@ void InstallMRopeSlip(OpTable &calls, MRopeSlip slip) {
 }  // namespace
 
 void InstallMRopeHwRowsSwapped(OpTable &calls) { InstallMRopeSlip(calls, MRopeSlip::kHwRowsSwapped); }
+INFINICTS_FAULT(OpTable, "mrope_h_w_rows_swapped",
+                "MRoPE's h section takes the w row's positions and its w section the h row's",
+                InstallMRopeHwRowsSwapped);
 
 void InstallMRopeIgnoresInterleaved(OpTable &calls) { InstallMRopeSlip(calls, MRopeSlip::kIgnoresInterleaved); }
+INFINICTS_FAULT(OpTable, "mrope_ignores_interleaved",
+                "MRoPE uses the contiguous sections t, h, w whatever interleaved says",
+                InstallMRopeIgnoresInterleaved);
 
 }  // namespace infinicts::fault
 

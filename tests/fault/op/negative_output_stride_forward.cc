@@ -146,6 +146,9 @@ void InstallNegativeOutputStrideForward(OpTable &calls) {
   Install<&OpTable::infiniopCreateRearrangeDescriptor, &OpTable::infiniopRearrange, 1, 1>(calls);
   Install<&OpTable::infiniopCreateEmbeddingDescriptor, &OpTable::infiniopEmbedding, 1, 1>(calls);
 }
+INFINICTS_FAULT(OpTable, "negative_output_stride_forward",
+                "an output with a negative stride is written forwards from its lowest address (that dim comes out reversed)",
+                InstallNegativeOutputStrideForward);
 
 }  // namespace infinicts::fault
 

@@ -94,6 +94,9 @@ void InstallReluNanToZero(OpTable &calls) {
   calls.infiniopRelu = &ReluNanToZero;
   calls.infiniopDestroyReluDescriptor = &DestroyReluForgetting;
 }
+INFINICTS_FAULT(OpTable, "relu_nan_to_zero",
+                "Relu turns NaN into 0, as max(x, 0) on a float max instruction does",
+                InstallReluNanToZero);
 
 void InstallSigmoidNanAtInfinity(OpTable &calls) {
   TrackTensorLayouts(calls);
@@ -101,6 +104,9 @@ void InstallSigmoidNanAtInfinity(OpTable &calls) {
   calls.infiniopSigmoid = &SigmoidNanAtInfinity;
   calls.infiniopDestroySigmoidDescriptor = &DestroySigmoidForgetting;
 }
+INFINICTS_FAULT(OpTable, "sigmoid_nan_at_infinity",
+                "Sigmoid computes e^x / (1 + e^x) in F32: NaN wherever e^x overflows, x = +Inf included",
+                InstallSigmoidNanAtInfinity);
 
 }  // namespace infinicts::fault
 

@@ -135,6 +135,9 @@ void InstallPagedAttentionIgnoresBlockTable(OpTable &calls) {
   calls.infiniopPagedAttentionPrefill = &PrefillIgnoringTable;
   calls.infiniopDestroyPagedAttentionPrefillDescriptor = &DestroyPrefillForgetting;
 }
+INFINICTS_FAULT(OpTable, "paged_attention_ignores_block_table",
+                "PagedAttention and PagedAttentionPrefill read logical block b of every sequence from pool block b (block_tables[s, b] taken as b)",
+                InstallPagedAttentionIgnoresBlockTable);
 
 }  // namespace infinicts::fault
 

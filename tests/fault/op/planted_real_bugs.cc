@@ -104,20 +104,32 @@ void InstallZeroDCreateCrashes(OpTable &calls) {
 #include "backend/op_symbols.def"
 #undef X
 }
+INFINICTS_FAULT(OpTable, "zero_d_create_crashes",
+                "a create call whose tensors are all 0-D crashes (SIGSEGV)",
+                InstallZeroDCreateCrashes);
 
 void InstallAddRmsNormOutputsSwapped(OpTable &calls) {
   calls.infiniopCreateAddRMSNormDescriptor = &AddRmsNormSwappingOutputs;
 }
+INFINICTS_FAULT(OpTable, "add_rms_norm_outputs_swapped",
+                "AddRMSNorm takes y's descriptor for residual_out and the other way round",
+                InstallAddRmsNormOutputsSwapped);
 
 void InstallLogSoftmaxIgnoresStrides(OpTable &calls) {
   TrackTensorLayouts(calls);
   calls.infiniopCreateLogSoftmaxDescriptor = &LogSoftmaxIgnoringStrides;
 }
+INFINICTS_FAULT(OpTable, "log_softmax_ignores_strides",
+                "LogSoftmax reads and writes its tensors as if they were contiguous",
+                InstallLogSoftmaxIgnoresStrides);
 
 void InstallSeluF64InF32(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateSeluDescriptor, &OpTable::infiniopSelu, &OpTable::infiniopDestroySeluDescriptor>(
       calls, &SeluInF32);
 }
+INFINICTS_FAULT(OpTable, "selu_f64_in_f32",
+                "Selu computes in F32 whatever the dtype",
+                InstallSeluF64InF32);
 
 }  // namespace infinicts::fault
 

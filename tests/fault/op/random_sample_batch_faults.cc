@@ -96,10 +96,16 @@ infiniStatus_t RandomSampleBatchReadingArraysLate(infiniopRandomSampleBatchDescr
 void InstallRandomSampleBatchRow0Parameters(OpTable &calls) {
   calls.infiniopRandomSampleBatch = &RandomSampleBatchWithRow0Parameters;
 }
+INFINICTS_FAULT(OpTable, "random_sample_batch_row_0_parameters",
+                "RandomSampleBatch draws every row under row 0's random_val, topp, topk and temperature",
+                InstallRandomSampleBatchRow0Parameters);
 
 void InstallRandomSampleBatchReadsArraysLate(OpTable &calls) {
   calls.infiniopRandomSampleBatch = &RandomSampleBatchReadingArraysLate;
 }
+INFINICTS_FAULT(OpTable, "random_sample_batch_reads_arrays_late",
+                "RandomSampleBatch reads its parameter arrays when the stream reaches the work, not at the call",
+                InstallRandomSampleBatchReadsArraysLate);
 
 }  // namespace infinicts::fault
 

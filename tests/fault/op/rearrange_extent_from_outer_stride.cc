@@ -82,6 +82,9 @@ void InstallRearrangeExtentFromOuterStride(OpTable &calls) {
   calls.infiniopRearrange = &RearrangeCopyingTooLittle;
   calls.infiniopDestroyRearrangeDescriptor = &DestroyForgetting;
 }
+INFINICTS_FAULT(OpTable, "rearrange_extent_from_outer_stride",
+                "Rearrange of two row-major tensors copies |stride[0]| * shape[0] elements of src flat, a size-1 dim 0 included",
+                InstallRearrangeExtentFromOuterStride);
 
 }  // namespace infinicts::fault
 

@@ -243,6 +243,9 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
 #undef REMEMBER_ABSENT_LAST_false
 #undef REMEMBER_ABSENT_LAST_true
 }
+INFINICTS_FAULT(OpTable, "returns_before_work_done",
+                "every operator's work runs at the next Stream/Device/EventSynchronize",
+                InstallReturnsBeforeWorkDone);
 
 }  // namespace infinicts::fault
 

@@ -48,6 +48,9 @@ void InstallRmsNormEpsilonOutsideSqrt(OpTable &calls) {
   calls.infiniopRMSNorm = &RmsNormEpsilonOutsideSqrt;
   calls.infiniopDestroyRMSNormDescriptor = &DestroyForgetting;
 }
+INFINICTS_FAULT(OpTable, "rms_norm_epsilon_outside_sqrt",
+                "RMSNorm computes x*w / (sqrt(mean(x^2)) + eps)",
+                InstallRmsNormEpsilonOutsideSqrt);
 
 }  // namespace infinicts::fault
 

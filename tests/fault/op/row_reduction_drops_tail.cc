@@ -317,6 +317,9 @@ void InstallRowReductionDropsTail(OpTable &calls) {
   calls.infiniopDestroyLayerNormDescriptor = &DestroyLayerNormForgetting;
   calls.infiniopCreateRandomSampleDescriptor = &CreateRandomSampleOverCovered;
 }
+INFINICTS_FAULT(OpTable, "row_reduction_drops_tail",
+                "rows longer than 1024 that are no whole number of 32-wide warps lose their last n mod 32 elements from the reductions of Softmax, LogSoftmax, CausalSoftmax, RMSNorm, LayerNorm and RandomSample",
+                InstallRowReductionDropsTail);
 
 }  // namespace infinicts::fault
 

@@ -44,5 +44,8 @@ void InstallSlowElementwise(OpTable &calls) {
   calls.infiniopSub = &SlowSub;
   calls.infiniopMul = &SlowMul;
 }
+INFINICTS_FAULT(OpTable, "slow_elementwise",
+                "Add, Sub and Mul compute their output 10 times over",
+                InstallSlowElementwise);
 
 }  // namespace infinicts::fault

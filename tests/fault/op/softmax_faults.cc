@@ -174,16 +174,25 @@ void InstallSoftmaxWithoutMaxSubtraction(OpTable &calls) {
   calls.infiniopSoftmax = &SoftmaxWithoutMax;
   calls.infiniopCausalSoftmax = &CausalSoftmaxWithoutMax;
 }
+INFINICTS_FAULT(OpTable, "softmax_without_max_subtraction",
+                "Softmax and CausalSoftmax compute e^x / sum e^x without subtracting the max",
+                InstallSoftmaxWithoutMaxSubtraction);
 
 void InstallSoftmaxInnerAxisOneWarp(OpTable &calls) {
   RecordSoftmaxLayouts(calls);
   calls.infiniopSoftmax = &SoftmaxInnerAxisOneWarp;
 }
+INFINICTS_FAULT(OpTable, "softmax_inner_axis_one_warp",
+                "Softmax over an axis with dims after it leaves the lines at inner position 32 and later unwritten",
+                InstallSoftmaxInnerAxisOneWarp);
 
 void InstallCausalMaskOffByOne(OpTable &calls) {
   RecordCausalSoftmaxLayouts(calls);
   calls.infiniopCausalSoftmax = &CausalSoftmaxMaskOffByOne;
 }
+INFINICTS_FAULT(OpTable, "causal_mask_off_by_one",
+                "CausalSoftmax keeps the columns j <= total - seq + i + 1",
+                InstallCausalMaskOffByOne);
 
 }  // namespace infinicts::fault
 

@@ -186,11 +186,17 @@ void InstallTopksoftmaxTiesToHigherIndex(OpTable &calls) {
   InstallTopksoftmaxRecording(calls);
   calls.infiniopTopksoftmax = &TopksoftmaxTiesToHigherIndex;
 }
+INFINICTS_FAULT(OpTable, "topksoftmax_ties_to_higher_index",
+                "Topksoftmax ranks equal logits by decreasing expert index",
+                InstallTopksoftmaxTiesToHigherIndex);
 
 void InstallTopksoftmaxSoftmaxOverSelected(OpTable &calls) {
   InstallTopksoftmaxRecording(calls);
   calls.infiniopTopksoftmax = &TopksoftmaxSoftmaxOverSelected;
 }
+INFINICTS_FAULT(OpTable, "topksoftmax_softmax_over_selected",
+                "Topksoftmax's values are the softmax over the selected experts alone, whatever norm says",
+                InstallTopksoftmaxSoftmaxOverSelected);
 
 void InstallTopkrouterValuesFromBiasedScores(OpTable &calls) {
   TrackTensorLayouts(calls);
@@ -198,6 +204,9 @@ void InstallTopkrouterValuesFromBiasedScores(OpTable &calls) {
   calls.infiniopTopkrouter = &TopkrouterValuesFromBiasedScores;
   calls.infiniopDestroyTopkrouterDescriptor = &DestroyTopkrouterForgetting;
 }
+INFINICTS_FAULT(OpTable, "topkrouter_values_from_biased_scores",
+                "Topkrouter's values come from the biased scores sigmoid(x) + correction_bias instead of sigmoid(x)",
+                InstallTopkrouterValuesFromBiasedScores);
 
 }  // namespace infinicts::fault
 

@@ -47,26 +47,41 @@ void InstallTanhThroughExp(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateTanhDescriptor, &OpTable::infiniopTanh,
                    &OpTable::infiniopDestroyTanhDescriptor>(calls, &TanhThroughExp);
 }
+INFINICTS_FAULT(OpTable, "tanh_through_exp",
+                "Tanh computes (e^2x - 1) / (e^2x + 1) in F32: NaN wherever e^2x overflows",
+                InstallTanhThroughExp);
 
 void InstallGeluTanhExactErf(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateGeluTanhDescriptor, &OpTable::infiniopGeluTanh,
                    &OpTable::infiniopDestroyGeluTanhDescriptor>(calls, &GeluExactForm);
 }
+INFINICTS_FAULT(OpTable, "gelutanh_exact_erf",
+                "GeluTanh computes the exact (erf) Gelu instead of the tanh approximation",
+                InstallGeluTanhExactErf);
 
 void InstallFloorTruncates(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateFloorDescriptor, &OpTable::infiniopFloor,
                    &OpTable::infiniopDestroyFloorDescriptor>(calls, &Truncated);
 }
+INFINICTS_FAULT(OpTable, "floor_truncates",
+                "Floor rounds toward zero, so negative non-integers come out one too high",
+                InstallFloorTruncates);
 
 void InstallZerosMultipliesInput(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateZerosDescriptor, &OpTable::infiniopZeros,
                    &OpTable::infiniopDestroyZerosDescriptor>(calls, &ZeroTimesX);
 }
+INFINICTS_FAULT(OpTable, "zeros_multiplies_input",
+                "Zeros writes 0*x, which is NaN where x is NaN or an infinity",
+                InstallZerosMultipliesInput);
 
 void InstallReluFlushesSubnormals(OpTable &calls) {
   InstallHostUnary<&OpTable::infiniopCreateReluDescriptor, &OpTable::infiniopRelu,
                    &OpTable::infiniopDestroyReluDescriptor>(calls, &ReluOfFlushedInput);
 }
+INFINICTS_FAULT(OpTable, "relu_flushes_subnormals",
+                "Relu reads subnormal inputs as 0 (denormals-are-zero)",
+                InstallReluFlushesSubnormals);
 
 }  // namespace infinicts::fault
 

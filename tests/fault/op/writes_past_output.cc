@@ -82,6 +82,9 @@ void InstallWritesPastOutput(OpTable &calls) {
   calls.infiniopRelu = &ReluWritingPast;
   calls.infiniopDestroyReluDescriptor = &DestroyReluForgetting;
 }
+INFINICTS_FAULT(OpTable, "writes_past_output",
+                "Add and Relu change the element after the end of their output's span",
+                InstallWritesPastOutput);
 
 }  // namespace infinicts::fault
 
