@@ -7,7 +7,8 @@ usage: fuzz_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
 2. Against the reference, a round over every operator finds nothing, exits 0 and writes a
    report of the schema.
 3. Against backends with a planted fault, fuzzing one operator finds the fault, shrinks it to
-   a problem no larger than the one drawn, and the printed rerun command fails that case again.
+   a problem no larger than the one drawn nor than the smallest compiled-in case that catches
+   it, and the printed rerun command fails that case again.
 4. Bad flags exit 2 with their reason.
 """
 import json
@@ -81,6 +82,24 @@ def shape_size(line):
     return size
 
 
+def smallest_fixed_catch(op, fault, env):
+    """{(case kind, dtype): the fewest bytes (byte_count) of a compiled-in case of that kind and
+    dtype the fault fails}, and the same under (case kind, None) for any dtype. A shrunk problem
+    keeps its dtype, so it is held to the fixed cases of its dtype where one catches the fault."""
+    report = os.path.join(WORK, fault + ".fixed.json")
+    run([INFINICTS, "run", "--backend", FAULT, "--device", "cpu", "--quiet", "--out", report, "--filter",
+         "op.%s.accuracy/matches_oracle/*,op.%s.conformance/in_place/*" % (op, op)], env)
+    smallest = {}
+    for result in json.load(open(report))["results"]:
+        if result["status"] != "fail" or result["metrics"].get("byte_count") is None:
+            continue
+        kind = result["id"].split(".", 2)[2].split("/")
+        kind = kind[0] + "/" + kind[1]
+        for key in ((kind, result["params"].get("dtype")), (kind, None)):
+            smallest[key] = min(smallest.get(key, float("inf")), result["metrics"]["byte_count"])
+    return smallest
+
+
 def faults_found_and_shrunk():
     for op, fault in FAULTS:
         report = os.path.join(WORK, fault + ".json")
@@ -94,15 +113,27 @@ def faults_found_and_shrunk():
         fuzz = report_reads(report)["run"]["fuzz"]
         findings = [f for f in fuzz["findings"] if f["operator"] == op]
         check(findings, "%s: no finding of %s" % (fault, op))
+        fixed = smallest_fixed_catch(op, fault, env)
+        results = report_reads(report)["results"]
         for finding in findings:
             check(shape_size(finding["shrunk"]) <= shape_size(finding["drawn"]),
                   "%s: shrunk %r is larger than drawn %r" % (fault, finding["shrunk"], finding["drawn"]))
+            # No larger than the smallest compiled-in case that catches the fault (issue 37: the
+            # fuzzer's answer must be as plain as the best fixed data).
+            shrunk = [r for r in results if r["status"] == finding["status"] and finding["case"] + "/" in r["id"]]
+            shrunk_bytes = min((r["metrics"].get("byte_count", float("inf")) for r in shrunk), default=float("inf"))
+            dtype = shrunk[0]["params"].get("dtype") if shrunk else None
+            fixed_bytes = fixed.get((finding["case"], dtype), fixed.get((finding["case"], None),
+                                                                         min(fixed.values(), default=float("inf"))))
+            check(shrunk_bytes <= fixed_bytes, "%s: the shrunk problem %r takes %s bytes, the smallest fixed case "
+                  "catching it %s" % (fault, finding["shrunk"], shrunk_bytes, fixed_bytes))
             again = run(["bash", "-c", finding["rerun"] + " --quiet --out " + shlex.quote(report + ".rerun.json")], env)
             check(again.returncode == 1, "%s: the rerun line exited %d, not 1: %s" % (fault, again.returncode,
                                                                                     finding["rerun"]))
-            print("%s: found after %.1f s, %d problems; shrunk in %d steps to %s %s" %
-                  (fault, finding["found_after_s"], finding["problems_before"], finding["shrink_steps"], op,
-                   finding["shrunk"]), flush=True)
+            print("%s: found after %.1f s, %d problems; shrunk in %d steps to %s %s (%s bytes; the smallest fixed "
+                  "case catching it: %s)" % (fault, finding["found_after_s"], finding["problems_before"],
+                                             finding["shrink_steps"], op, finding["shrunk"], shrunk_bytes, fixed_bytes),
+                  flush=True)
 
 
 def refusals():
