@@ -58,6 +58,8 @@ struct RunOptions {
   int iters = 0;                 // --iters: timed iterations of every perf case; 0: the budget decides
   int warmup = -1;               // --warmup: warm-up iterations; -1: the timing default
   std::vector<std::string> against;  // --against: the other backend, run side by side
+  std::string against_device;        // --against-device: its device type; empty: --device's
+  std::string against_device_ids;    // --against-device-ids; empty: every device of that type
   std::vector<std::string> argv;
   // Set by a side-by-side run (cli/side_by_side.h) for each of its two runs, never by a flag.
   enum class Side { kAlone, kOther, kUnderTest } side = Side::kAlone;

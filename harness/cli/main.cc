@@ -171,6 +171,14 @@ int main(int argc, char **argv) {
              "compared case by case (accuracy/matches_against), perf medians side by side")
       ->type_name("DIR|LIB")
       ->delimiter('\0');
+  run_command->add_option("--against-device", run.against_device,
+                          "the --against backend's device type (default: --device's): a vendor's accelerator "
+                          "against the CPU reference")
+      ->type_name("cpu|nvidia|NAME|INT");
+  run_command->add_option("--against-device-ids", run.against_device_ids,
+                          "the --against backend's devices (default: --device-ids with the same device type, "
+                          "else every device of its type)")
+      ->type_name("0,1");
   AddSelectionOptions(run_command, &run.suites, &run.modes, &run.filters);
   run_command->add_option("--level", level,
                           "take only the cases of a conformance level; exit 1 unless the run reaches it")

@@ -337,6 +337,8 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   if (!options.argv.empty() && options.argv[0].find('/') != std::string::npos) rerun.program = options.argv[0];
   rerun.backends = options.backends;
   rerun.against = options.against;
+  rerun.against_device = options.against_device;
+  rerun.against_device_ids = options.against_device_ids;
   rerun.device = options.device;
   rerun.device_ids = options.device_ids;
   rerun.timeout = options.timeout_text;
@@ -616,6 +618,9 @@ int RunCommand(const RunOptions &options) {
   // Under mpirun: one runner per rank, rank 0's writing the report (runner/rank_link.h).
   const std::unique_ptr<runner::RankLink> link = runner::JoinMpiJob(&error);
   if (!error.empty()) return UsageError(error);
+  if (options.against.empty() && (!options.against_device.empty() || !options.against_device_ids.empty())) {
+    return UsageError("--against-device and --against-device-ids name the --against backend's devices: give --against");
+  }
   if (!options.against.empty() && options.side == RunOptions::Side::kAlone) {
     if (link) return UsageError("--against is not available under mpirun: run the two backends side by side without it");
     return RunSideBySide(options, [](const RunOptions &side) { return RunAloneOrAsRankZero(side, nullptr); });

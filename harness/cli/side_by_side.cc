@@ -111,6 +111,12 @@ int RunSideBySide(const RunOptions &options, const std::function<int(const RunOp
   RunOptions other_side = options;
   other_side.backends = options.against;
   other_side.against.clear();
+  if (!options.against_device.empty()) {
+    other_side.device = options.against_device;
+    // Another device type's ids are its own.
+    if (options.against_device != options.device) other_side.device_ids.clear();
+  }
+  if (!options.against_device_ids.empty()) other_side.device_ids = options.against_device_ids;
   other_side.side = RunOptions::Side::kOther;
   other_side.out = other_out;
   other_side.expect_file.clear();  // the known failures are those of the backend under test

@@ -18,6 +18,12 @@ std::string RerunCommand(const RerunContext &context, const report::CaseResult &
   std::string command = ShellQuote(context.program) + " run";
   for (const std::string &backend : context.backends) command += " --backend " + ShellQuote(backend);
   for (const std::string &other : context.against) command += " --against " + ShellQuote(other);
+  if (!context.against.empty() && !context.against_device.empty()) {
+    command += " --against-device " + ShellQuote(context.against_device);
+  }
+  if (!context.against.empty() && !context.against_device_ids.empty()) {
+    command += " --against-device-ids " + ShellQuote(context.against_device_ids);
+  }
   command += " --device " + ShellQuote(context.device);
   if (!context.device_ids.empty()) command += " --device-ids " + ShellQuote(context.device_ids);
   if (!context.timeout.empty()) command += " --timeout " + ShellQuote(context.timeout);

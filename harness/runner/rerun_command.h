@@ -25,6 +25,7 @@ struct RerunContext {
   // size, the only way its size exists outside the compiled-in ones.
   bool collective_sweep = false;
   std::vector<std::string> against;  // --against, as the user gave them (a side-by-side run)
+  std::string against_device, against_device_ids;  // --against-device(-ids); empty when not given
 };
 
 // infinicts run --backend build/lib --device cpu --suite rt --mode conformance --filter 'rt.memory…'

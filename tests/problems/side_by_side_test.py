@@ -6,7 +6,8 @@ usage: side_by_side_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
    cases carry the other side's median and speedup, both reports are written and read.
 2. A backend with a planted fault against the reference: the side-by-side cases fail on the
    problems the oracle's cases fail on, name both backends, and their rerun line fails again.
-3. A problem line runs side by side; bad uses exit 2.
+3. The other backend on a device of its own (--against-device-ids).
+4. A problem line runs side by side; bad uses exit 2.
 """
 import json
 import os
@@ -59,6 +60,9 @@ def reference_against_itself():
                        r["metrics"].get("against_time_ms_median", 0) > 0 for r in perf),
           "perf cases without the other side's figures: %s" % [r["id"] for r in perf][:3])
     check("perf side by side" in done.stdout, "no side-by-side perf table printed")
+    both = run([INFINICTS, "compare", os.path.join(WORK, "itself.against.json"), out])
+    check(both.returncode in (0, 1) and "%d cases timed in both" % len(perf) in both.stdout,
+          "compare does not put the two sides' perf in one table: %s" % both.stdout[-1500:])
     print("itself: %d side-by-side cases equal, %d perf cases side by side" % (len(side), len(perf)), flush=True)
 
 
@@ -89,6 +93,22 @@ def fault_against_reference():
     print("fault: %d problems fail side by side, as against the oracle" % len(side), flush=True)
 
 
+def other_devices():
+    """--against-device-ids: the other backend runs on its own device (here the CPU reference's
+    device 1 against device 0), and its report says so."""
+    out = os.path.join(WORK, "devices.json")
+    done = run([INFINICTS, "run", "--backend", REFERENCE, "--device", "cpu", "--device-ids", "0", "--against",
+                REFERENCE, "--against-device", "cpu", "--against-device-ids", "1", "--quiet", "--mode", "accuracy",
+                "--op", "rms_norm", "--problem", "f32 4x33", "--out", out])
+    check(done.returncode == 0, "devices 0 against 1 exited %d: %s" % (done.returncode, done.stdout[-2000:]))
+    if done.returncode == 0:
+        mine, theirs = report_reads(out), report_reads(os.path.join(WORK, "devices.against.json"))
+        check(mine["backend"]["device_ids"] == [0] and theirs["backend"]["device_ids"] == [1],
+              "device ids %s against %s, not [0] against [1]" % (mine["backend"]["device_ids"],
+                                                                theirs["backend"]["device_ids"]))
+    print("other devices: ok", flush=True)
+
+
 def problem_line_and_refusals():
     out = os.path.join(WORK, "line.json")
     done = run([INFINICTS, "run", "--backend", REFERENCE, "--against", REFERENCE, "--device", "cpu", "--quiet",
@@ -102,6 +122,9 @@ def problem_line_and_refusals():
         (["--against", REFERENCE, "--mode", "conformance"], "runs neither"),
         (["--against", REFERENCE, "--out", "-"], "give --out a file"),
         (["--against", os.path.join(WORK, "nowhere"), "--out", os.path.join(WORK, "x.json")], "nowhere"),
+        (["--against-device", "cpu"], "give --against"),
+        (["--against", REFERENCE, "--against-device", "warp9", "--out", os.path.join(WORK, "y.json")],
+         "unknown device 'warp9'"),
     ])
     print("problem line and refusals: ok", flush=True)
 
@@ -109,5 +132,6 @@ def problem_line_and_refusals():
 os.makedirs(WORK, exist_ok=True)
 reference_against_itself()
 fault_against_reference()
+other_devices()
 problem_line_and_refusals()
 cli_check.finish("side by side")
