@@ -14,6 +14,7 @@
 // position-major and with padded rows (unit stride along head_dim everywhere; out contiguous:
 // OP-ATTENTION-3).
 #include <cmath>
+#include <stdexcept>
 #include <functional>
 #include <string>
 #include <utility>
@@ -158,6 +159,12 @@ struct AttentionOp {
   static constexpr const char *kSubject = "attention";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
+    // OP-ATTENTION: the kv heads are groups of the q heads (a bad grouping is a descriptor's
+    // fault, made by changing the shapes: kv_heads_3_of_4).
+    if (p.n_kv == 0 || p.n_q % p.n_kv != 0) {
+      throw std::invalid_argument("attention: n_kv=" + std::to_string(p.n_kv) + " does not divide n_q=" +
+                                  std::to_string(p.n_q));
+    }
     const Layout cache = MakeAttentionCacheLayout(p);
     return {{"out", Role::kOutput, p.dtype, ContiguousLayout(p.OutShape())},
             {"q", Role::kInput, p.dtype, MakeQkvLayout(p, p.QShape(), 0)},

@@ -5,6 +5,9 @@
 // double, so a softmax without max subtraction returns Inf or NaN in any precision. Square problems start with a row of one kept element and
 // the rest keep few, so a mask off by one changes whole rows; total > seq (a KV cache)
 // moves the diagonal.
+#include <stdexcept>
+#include <string>
+
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -40,6 +43,12 @@ struct CausalSoftmaxOp {
   static constexpr const char *kSubject = "causal_softmax";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
+    // OP-CAUSALSOFTMAX: (..., seq, total) with total >= seq (total_below_seq is a descriptor's
+    // fault, made by changing the shapes).
+    if (p.shape.size() < 2 || p.shape[p.shape.size() - 1] < p.shape[p.shape.size() - 2]) {
+      throw std::invalid_argument("causal_softmax: the shape " + ShapeText(p.shape) +
+                                  " is not (..., seq, total) with total >= seq");
+    }
     return {{"y", Role::kOutput, p.dtype, MakeLayout(p.y_layout, p.shape)},
             {"x", Role::kInput, p.dtype, MakeLayout(p.x_layout, p.shape)}};
   }

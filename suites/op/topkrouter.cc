@@ -43,7 +43,7 @@ struct TopkrouterProblem : Param<TopkrouterProblem> {
   void Fields(Field &field) {
     field.Bare("dtype", dtype);
     field("tokens", tokens);
-    field("topk", topk);
+    field("topk", topk).Min(1).Max(256);  // OP-TOPKROUTER-3: 1 <= topk <= 256
     field("scale", routed_scaling_factor);
     field("rows", rows);
     field("x", x_layout);

@@ -114,6 +114,10 @@ def bad_lines_refused():
         # An extent that would wrap below zero (a huge broadcast output that never ends).
         (["--op", "conv", "--problem", "f32 input=2 kernel=5 pads=0 strides=1 dilations=1 y=bcast_last"],
          "reaches past the padded input"),
+        # Rules between fields the declarations' ranges cannot say.
+        (["--op", "attention", "--problem", "f16 n_q=6 n_kv=4"], "n_kv=4 does not divide n_q=6"),
+        (["--op", "causal_softmax", "--problem", "f32 13x8"], "total >= seq"),
+        (["--op", "topkrouter", "--problem", "f32 topk=0"], "outside [1, 256]"),
         (["--op", "no_such_op", "--problem", "f32 4x5"], "no operator no_such_op"),
         (["--problem", "f32 4x5"], "--problem needs --op"),
         (["--op", "rms_norm"], "give the problem too"),
