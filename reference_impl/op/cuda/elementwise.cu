@@ -1,16 +1,17 @@
 // The elementwise kernels: one template over the operator's functor, a contiguous path
 // with 16-byte loads and stores (every operand contiguous and 16-byte aligned) and a
-// strided path (any layout, broadcast through stride 0). The functors are in
-// elementwise_ops.h.
+// strided path (any layout, broadcast through stride 0). The functors are the rules of
+// rules/elementwise.h, one per SAME_SHAPE row of operators.def, picked from the row.
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
 #include "cuda/device_types.cuh"
 #include "cuda/elementwise.h"
-#include "cuda/elementwise_ops.h"
 #include "cuda/kernel_limits.h"
 #include "cuda/launch.h"
+#include "cuda/paths.h"
+#include "rules/elementwise.h"
 
 namespace infinicts::ref::op::cuda {
 namespace {
@@ -128,65 +129,50 @@ infiniStatus_t Run(const InfiniopDescriptor &desc, infiniDtype_t dtype, const St
   return scope.Finish();
 }
 
+// The rule of the row, with the attributes the host made it with, where it takes NumIn inputs.
+template <class Rule, size_t NumIn>
+infiniStatus_t RunRule(const InfiniopDescriptor &desc, infiniDtype_t dtype, const StridedOperands<NumIn + 1> &layout,
+                       void *out, const std::array<const void *, NumIn> &in, const void *rule, void *stream) {
+  if constexpr (rules::kArity<Rule> == NumIn) {
+    return Run<Rule, NumIn>(desc, dtype, layout, out, in, stream, *static_cast<const Rule *>(rule));
+  } else {
+    return INFINI_STATUS_BAD_PARAM;
+  }
+}
+
+// Every SAME_SHAPE row has a CUDA path: this file's kernels over its rule.
+#define INFINIOP_CUDA_ROW_OWN_SHAPES(Name)
+#define INFINIOP_CUDA_ROW_SAME_SHAPE(Name) INFINIOP_CUDA_PATH(Name)
+#define OPERATOR(Name, subject, shapes, ...) INFINIOP_CUDA_ROW_##shapes(Name)
+#include "infiniop/operators.def"
+#undef OPERATOR
+#undef INFINIOP_CUDA_ROW_SAME_SHAPE
+
 }  // namespace
 
+template <size_t NumIn>
 infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
-                           const StridedOperands<2> &layout, void *out, const std::array<const void *, 1> &in,
-                           void *stream) {
+                           const StridedOperands<NumIn + 1> &layout, void *out,
+                           const std::array<const void *, NumIn> &in, const void *rule, void *stream) {
   switch (kind) {
-    case OpKind::kRelu: return Run<ReluOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSilu: return Run<SiluOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kGelu: return Run<GeluOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSigmoid: return Run<SigmoidOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kErf: return Run<ErfOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kFloor: return Run<FloorOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kTanh: return Run<TanhOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSinh: return Run<SinhOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kLog1p: return Run<Log1pOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kReciprocal: return Run<ReciprocalOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kRelu6: return Run<Relu6Op, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kHardSwish: return Run<HardSwishOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kGeluTanh: return Run<GeluTanhOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kQuickGelu: return Run<QuickGeluOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSelu: return Run<SeluOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSoftsign: return Run<SoftsignOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kOnes: return Run<OnesOp, 1>(desc, dtype, layout, out, in, stream);
-    case OpKind::kZeros: return Run<ZerosOp, 1>(desc, dtype, layout, out, in, stream);
-    default: return INFINI_STATUS_BAD_PARAM;
+#define INFINIOP_CUDA_ROW_SAME_SHAPE(Name) \
+  case OpKind::k##Name:                    \
+    return RunRule<rules::Name, NumIn>(desc, dtype, layout, out, in, rule, stream);
+#define OPERATOR(Name, subject, shapes, ...) INFINIOP_CUDA_ROW_##shapes(Name)
+#include "infiniop/operators.def"
+#undef OPERATOR
+#undef INFINIOP_CUDA_ROW_SAME_SHAPE
+#undef INFINIOP_CUDA_ROW_OWN_SHAPES
+    default:
+      return INFINI_STATUS_BAD_PARAM;
   }
 }
 
-infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
-                           const StridedOperands<2> &layout, void *out, const std::array<const void *, 1> &in,
-                           const UnaryAttributes &attributes, void *stream) {
-  switch (kind) {
-    case OpKind::kHardTanh:
-      return Run<HardTanhOp, 1>(desc, dtype, layout, out, in, stream, HardTanhOp{attributes.first, attributes.second});
-    case OpKind::kSoftplus:
-      return Run<SoftplusOp, 1>(desc, dtype, layout, out, in, stream, SoftplusOp{attributes.first, attributes.second});
-    default: return INFINI_STATUS_BAD_PARAM;
-  }
-}
-
-infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
-                           const StridedOperands<3> &layout, void *out, const std::array<const void *, 2> &in,
-                           void *stream) {
-  switch (kind) {
-    case OpKind::kAdd: return Run<AddOp, 2>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSub: return Run<SubOp, 2>(desc, dtype, layout, out, in, stream);
-    case OpKind::kMul: return Run<MulOp, 2>(desc, dtype, layout, out, in, stream);
-    case OpKind::kSwiGLU: return Run<SwiGLUOp, 2>(desc, dtype, layout, out, in, stream);
-    default: return INFINI_STATUS_BAD_PARAM;
-  }
-}
-
-infiniStatus_t Elementwise(const InfiniopDescriptor &desc, OpKind kind, infiniDtype_t dtype,
-                           const StridedOperands<4> &layout, void *out, const std::array<const void *, 3> &in,
-                           void *stream) {
-  switch (kind) {
-    case OpKind::kClip: return Run<ClipOp, 3>(desc, dtype, layout, out, in, stream);
-    default: return INFINI_STATUS_BAD_PARAM;
-  }
-}
+template infiniStatus_t Elementwise<1>(const InfiniopDescriptor &, OpKind, infiniDtype_t, const StridedOperands<2> &,
+                                       void *, const std::array<const void *, 1> &, const void *, void *);
+template infiniStatus_t Elementwise<2>(const InfiniopDescriptor &, OpKind, infiniDtype_t, const StridedOperands<3> &,
+                                       void *, const std::array<const void *, 2> &, const void *, void *);
+template infiniStatus_t Elementwise<3>(const InfiniopDescriptor &, OpKind, infiniDtype_t, const StridedOperands<4> &,
+                                       void *, const std::array<const void *, 3> &, const void *, void *);
 
 }  // namespace infinicts::ref::op::cuda

@@ -18,6 +18,7 @@
 #include "ops/rows.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/elementwise.h"
+#include "rules/elementwise.h"
 #include "cuda/rows/rows_args.h"
 #include "cuda/rows/rows_ops.h"
 #endif
@@ -134,8 +135,9 @@ class AddRMSNormDescriptor final : public InfiniopDescriptor {
         CheckData({{y, count}, {residual_out, count}, {a, count}, {b, count}, {w, plan_->rows.length}}));
 #ifdef INFINIOP_WITH_CUDA
     if (device_type == INFINI_DEVICE_NVIDIA) {
-      INFINIOP_RETURN_IF_ERROR(
-          cuda::Elementwise(*this, OpKind::kAdd, plan_->dtype, plan_->add_layout, residual_out, {a, b}, stream));
+      const rules::Add add;
+      INFINIOP_RETURN_IF_ERROR(cuda::Elementwise<2>(*this, OpKind::kAdd, plan_->dtype, plan_->add_layout, residual_out,
+                                                    {a, b}, &add, stream));
       return cuda_rows::RMSNorm(*this, plan_->norm_args, y, residual_out, w, stream);
     }
 #endif
@@ -146,6 +148,10 @@ class AddRMSNormDescriptor final : public InfiniopDescriptor {
  private:
   std::shared_ptr<const AddRMSNormPlan> plan_;
 };
+
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(AddRMSNorm)
+#endif
 
 }  // namespace
 }  // namespace infinicts::ref::op

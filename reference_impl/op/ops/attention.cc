@@ -287,6 +287,10 @@ class AttentionDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const AttentionPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Attention)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -6,6 +6,12 @@
 using namespace infinicts::ref::op;
 using Descriptor = SoftmaxDescriptor<OpKind::kCausalSoftmax>;
 
+#ifdef INFINIOP_WITH_CUDA
+namespace {
+INFINIOP_CUDA_PATH(CausalSoftmax)
+}  // namespace
+#endif
+
 __INFINI_C infiniStatus_t infiniopCreateCausalSoftmaxDescriptor(infiniopHandle_t handle,
                                                                 infiniopCausalSoftmaxDescriptor_t *desc_ptr,
                                                                 infiniopTensorDescriptor_t y_desc,

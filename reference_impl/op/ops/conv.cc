@@ -252,6 +252,10 @@ class ConvDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const ConvPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Conv)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -1,13 +1,15 @@
-// Elementwise operators with NumIn inputs: one floating dtype for every tensor (or I32 / I64,
-// on the CPU, for a functor with kIntegers), one shape (an input broadcasts only through
-// stride 0), an output that does not overlap itself. Each operator file supplies the
-// arithmetic as a functor on compute values.
+// Elementwise operators with NumIn inputs: one floating dtype for every tensor (or I32 / I64
+// for a rule with kIntegers), one shape (an input broadcasts only through stride 0), an output
+// that does not overlap itself. The arithmetic is the operator's rule (rules/elementwise.h),
+// the same functor the CUDA kernels run; ops/elementwise_rows.cc defines the C functions of
+// every SAME_SHAPE row over it.
 #ifndef INFINICTS_REF_OP_OPS_ELEMENTWISE_H
 #define INFINICTS_REF_OP_OPS_ELEMENTWISE_H
 
 #include <array>
 #include <cmath>
 #include <memory>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -15,6 +17,7 @@
 #include "core/dtype.h"
 #include "core/simd.h"
 #include "core/strided_loop.h"
+#include "rules/elementwise.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/elementwise.h"
 #endif
@@ -64,20 +67,28 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
   return INFINI_STATUS_SUCCESS;
 }
 
-#ifdef INFINIOP_WITH_CUDA
-// Whether F carries create-time attributes to the CUDA kernel: cuda::UnaryAttributes
-// DeviceAttributes() const.
-template <class F, class = void>
-struct HasDeviceAttributes : std::false_type {};
-template <class F>
-struct HasDeviceAttributes<F, std::void_t<decltype(std::declval<const F &>().DeviceAttributes())>> : std::true_type {};
-#endif
 
-// Whether F names its one-pass vector kernel: static constexpr simd::MapOp kVectorOp.
-template <class F, class = void>
-struct HasVectorOp : std::false_type {};
-template <class F>
-struct HasVectorOp<F, std::void_t<decltype(F::kVectorOp)>> : std::true_type {};
+// The rules with a one-pass vector kernel of their own (core/simd.h), for F16 and F32; the
+// others run the rule, F16 through F32 blocks. A speed-up only: no operator needs a line here.
+template <class Rule>
+struct VectorKernel {
+  static constexpr bool kHas = false;
+};
+#define INFINIOP_VECTOR_KERNEL(Rule, map_op)               \
+  template <>                                              \
+  struct VectorKernel<rules::Rule> {                       \
+    static constexpr bool kHas = true;                     \
+    static constexpr simd::MapOp kOp = simd::MapOp::map_op; \
+  };
+INFINIOP_VECTOR_KERNEL(Add, kAdd)
+INFINIOP_VECTOR_KERNEL(Sub, kSub)
+INFINIOP_VECTOR_KERNEL(Mul, kMul)
+INFINIOP_VECTOR_KERNEL(SwiGLU, kSwiGLU)
+INFINIOP_VECTOR_KERNEL(Relu, kRelu)
+INFINIOP_VECTOR_KERNEL(Silu, kSilu)
+INFINIOP_VECTOR_KERNEL(Gelu, kGelu)
+INFINIOP_VECTOR_KERNEL(Sigmoid, kSigmoid)
+#undef INFINIOP_VECTOR_KERNEL
 
 // A contiguous F16 run of an operator without a vector kernel, a block at a time: inputs
 // converted to F32, F's scalar form, the block converted back. In place (y == an input)
@@ -102,9 +113,10 @@ template <class T, class F, size_t NumIn, size_t... K>
 bool RunContiguousVector(const F &f, T *y, const std::array<const T *, NumIn> &x, size_t count, bool streaming,
                          std::index_sequence<K...> indices) {
   constexpr bool kF16 = std::is_same_v<T, f16_t>;
-  if constexpr (HasVectorOp<F>::value && (kF16 || std::is_same_v<T, float>)) {
+  if constexpr (VectorKernel<F>::kHas && (kF16 || std::is_same_v<T, float>)) {
+    constexpr simd::MapOp kOp = VectorKernel<F>::kOp;
     const void *in[NumIn] = {x[K]...};
-    simd::Map(F::kVectorOp, kF16, in, y, count, streaming && simd::StreamsLargeOutputs(F::kVectorOp));
+    simd::Map(kOp, kF16, in, y, count, streaming && simd::StreamsLargeOutputs(kOp));
     return true;
   } else if constexpr (kF16) {
     RunF16Blocks<F, NumIn>(f, y, x, count, indices);
@@ -171,12 +183,7 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     std::shared_ptr<const ElementwisePlan<NumIn>> plan = self->plan_;
 #ifdef INFINIOP_WITH_CUDA
     if (self->device_type == INFINI_DEVICE_NVIDIA) {
-      if constexpr (HasDeviceAttributes<F>::value) {
-        return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, self->f_.DeviceAttributes(),
-                                 stream);
-      } else {
-        return cuda::Elementwise(*self, Kind, plan->dtype, plan->device_layout, out, in, stream);
-      }
+      return cuda::Elementwise<NumIn>(*self, Kind, plan->dtype, plan->device_layout, out, in, &self->f_, stream);
     }
 #endif
     return Launch(*self, stream, [plan, out, in, f = self->f_] {
@@ -200,28 +207,50 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
   F f_;
 };
 
-}  // namespace infinicts::ref::op
+// Whether Rule refuses some create-time attributes: bool AttributesValid() const.
+template <class Rule, class = void>
+struct ChecksAttributes : std::false_type {};
+template <class Rule>
+struct ChecksAttributes<Rule, std::void_t<decltype(std::declval<const Rule &>().AttributesValid())>>
+    : std::true_type {};
 
-// The four C functions of a unary elementwise operator without create-time attributes,
-// over ElementwiseDescriptor<OpKind::k<Name>, 1, Fn> (Fn fully qualified).
-#define INFINIOP_DEFINE_UNARY_ELEMENTWISE(Name, Fn)                                                                  \
-  using Name##ElementwiseDescriptor =                                                                              \
-      ::infinicts::ref::op::ElementwiseDescriptor<::infinicts::ref::op::OpKind::k##Name, 1, Fn>;                   \
-  __INFINI_C infiniStatus_t infiniopCreate##Name##Descriptor(infiniopHandle_t handle,                              \
-                                                             infiniop##Name##Descriptor_t *desc_ptr,               \
-                                                             infiniopTensorDescriptor_t y,                         \
-                                                             infiniopTensorDescriptor_t x) {                       \
-    return Name##ElementwiseDescriptor::Create(handle, desc_ptr, y, {x});                                          \
-  }                                                                                                                \
-  __INFINI_C infiniStatus_t infiniopGet##Name##WorkspaceSize(infiniop##Name##Descriptor_t desc, size_t *size) {    \
-    return ::infinicts::ref::op::GetWorkspaceSize<Name##ElementwiseDescriptor>(desc, size);                        \
-  }                                                                                                                \
-  __INFINI_C infiniStatus_t infiniop##Name(infiniop##Name##Descriptor_t desc, void *workspace,                     \
-                                           size_t workspace_size, void *y, const void *x, void *stream) {          \
-    return Name##ElementwiseDescriptor::Compute(desc, workspace, workspace_size, y, {x}, stream);                  \
-  }                                                                                                                \
-  __INFINI_C infiniStatus_t infiniopDestroy##Name##Descriptor(infiniop##Name##Descriptor_t desc) {                 \
-    return ::infinicts::ref::op::DestroyDescriptor<Name##ElementwiseDescriptor>(desc);                             \
+template <OpKind Kind, class Rule>
+using ElementwiseDescriptorOf = ElementwiseDescriptor<Kind, rules::kArity<Rule>, Rule>;
+
+template <OpKind Kind, class Rule, class Tuple, size_t... I, size_t... A>
+infiniStatus_t CreateFromRow(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr, infiniopTensorDescriptor_t out,
+                             const Tuple &args, std::index_sequence<I...>, std::index_sequence<A...>) {
+  static_assert((std::is_same_v<std::tuple_element_t<I, Tuple>, infiniopTensorDescriptor_t> && ...),
+                "a row's tensor descriptors come before its attributes");
+  constexpr size_t kInputs = sizeof...(I);
+  const Rule rule{std::get<kInputs + A>(args)...};
+  if constexpr (ChecksAttributes<Rule>::value) {
+    if (!rule.AttributesValid()) return INFINI_STATUS_BAD_PARAM;
   }
+  const std::array<const TensorLayout *, kInputs> in{std::get<I>(args)...};
+  return ElementwiseDescriptorOf<Kind, Rule>::Create(handle, desc_ptr, out, in, rule);
+}
+
+// Create<Name>Descriptor of a SAME_SHAPE row: the output's descriptor, the inputs' (as many as
+// the rule takes), then the create-time attributes, which make the rule. Attributes the rule
+// refuses -> BAD_PARAM, before any other check.
+template <OpKind Kind, class Rule, class... Args>
+infiniStatus_t CreateElementwise(infiniopHandle_t handle, InfiniopDescriptor **desc_ptr,
+                                 infiniopTensorDescriptor_t out, Args... args) {
+  constexpr size_t kInputs = rules::kArity<Rule>;
+  static_assert(kInputs >= 1 && kInputs <= sizeof...(Args), "the row's descriptors must match its rule's arity");
+  return CreateFromRow<Kind, Rule>(handle, desc_ptr, out, std::tuple<Args...>(args...),
+                                   std::make_index_sequence<kInputs>{},
+                                   std::make_index_sequence<sizeof...(Args) - kInputs>{});
+}
+
+// infiniop<Name> of a SAME_SHAPE row: the output's data, then the inputs'.
+template <OpKind Kind, class Rule, class... In>
+infiniStatus_t ComputeElementwise(InfiniopDescriptor *desc, void *workspace, size_t workspace_size, void *stream,
+                                  void *out, In... in) {
+  return ElementwiseDescriptorOf<Kind, Rule>::Compute(desc, workspace, workspace_size, out, {in...}, stream);
+}
+
+}  // namespace infinicts::ref::op
 
 #endif  // INFINICTS_REF_OP_OPS_ELEMENTWISE_H

@@ -105,6 +105,10 @@ class EmbeddingDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const EmbeddingPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Embedding)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -227,6 +227,10 @@ class GemmDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const GemmPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Gemm)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -152,6 +152,10 @@ class KVCachingDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const KVCachingPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(KVCaching)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

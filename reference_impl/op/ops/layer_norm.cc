@@ -133,6 +133,10 @@ class LayerNormDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const LayerNormPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(LayerNorm)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

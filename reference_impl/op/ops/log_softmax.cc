@@ -5,6 +5,12 @@
 using namespace infinicts::ref::op;
 using Descriptor = SoftmaxDescriptor<OpKind::kLogSoftmax>;
 
+#ifdef INFINIOP_WITH_CUDA
+namespace {
+INFINIOP_CUDA_PATH(LogSoftmax)
+}  // namespace
+#endif
+
 __INFINI_C infiniStatus_t infiniopCreateLogSoftmaxDescriptor(infiniopHandle_t handle,
                                                              infiniopLogSoftmaxDescriptor_t *desc_ptr,
                                                              infiniopTensorDescriptor_t output_desc,

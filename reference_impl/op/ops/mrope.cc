@@ -267,6 +267,10 @@ class MRoPEDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const MRoPEPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(MRoPE)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

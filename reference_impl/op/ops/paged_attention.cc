@@ -142,6 +142,10 @@ class PagedAttentionDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const PagedAttentionPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(PagedAttention)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

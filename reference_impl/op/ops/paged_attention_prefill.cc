@@ -188,6 +188,10 @@ class PagedAttentionPrefillDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const PagedAttentionPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(PagedAttentionPrefill)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -145,6 +145,10 @@ class PagedCachingDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const PagedCachingPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(PagedCaching)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -81,6 +81,10 @@ class RandomSampleDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const RandomSamplePlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(RandomSample)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -115,6 +115,10 @@ class RandomSampleBatchDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const RandomSampleBatchPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(RandomSampleBatch)
+#endif
+
 }  // namespace
 
 infiniStatus_t GetRandomSampleBatchWorkspaceSize(InfiniopDescriptor *desc, size_t *size) {

@@ -341,6 +341,10 @@ class RearrangeDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const RearrangePlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Rearrange)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

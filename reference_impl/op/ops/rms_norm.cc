@@ -156,6 +156,10 @@ class RMSNormDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const RMSNormPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(RMSNorm)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -135,6 +135,10 @@ class RoPEDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const RoPEPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(RoPE)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -122,6 +122,10 @@ class SelectLastTokenHiddenDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const SelectLastTokenHiddenPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(SelectLastTokenHidden)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

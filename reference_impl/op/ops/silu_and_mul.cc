@@ -14,6 +14,7 @@
 #include "ops/rows.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/elementwise.h"
+#include "rules/elementwise.h"
 #endif
 
 namespace infinicts::ref::op {
@@ -93,7 +94,9 @@ class SiluAndMulDescriptor final : public InfiniopDescriptor {
     if (device_type == INFINI_DEVICE_NVIDIA) {
       // Pointer arithmetic only: the data stays on the device.
       const void *up = static_cast<const char *>(input) + plan->up_offset * static_cast<ptrdiff_t>(DtypeSize(plan->dtype));
-      return cuda::Elementwise(*this, OpKind::kSwiGLU, plan->dtype, plan->device_layout, output, {up, input}, stream);
+      const rules::SwiGLU swiglu;
+      return cuda::Elementwise<2>(*this, OpKind::kSwiGLU, plan->dtype, plan->device_layout, output, {up, input},
+                                  &swiglu, stream);
     }
 #endif
     return Launch(*this, stream, [plan, output, input] {
@@ -107,6 +110,10 @@ class SiluAndMulDescriptor final : public InfiniopDescriptor {
  private:
   std::shared_ptr<const SiluAndMulPlan> plan_;
 };
+
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(SiluAndMul)
+#endif
 
 }  // namespace
 }  // namespace infinicts::ref::op

@@ -5,6 +5,12 @@
 using namespace infinicts::ref::op;
 using Descriptor = SoftmaxDescriptor<OpKind::kSoftmax>;
 
+#ifdef INFINIOP_WITH_CUDA
+namespace {
+INFINIOP_CUDA_PATH(Softmax)
+}  // namespace
+#endif
+
 __INFINI_C infiniStatus_t infiniopCreateSoftmaxDescriptor(infiniopHandle_t handle,
                                                           infiniopSoftmaxDescriptor_t *desc_ptr,
                                                           infiniopTensorDescriptor_t y_desc,

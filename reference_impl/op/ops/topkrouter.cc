@@ -123,6 +123,10 @@ class TopkrouterDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const TopkrouterPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Topkrouter)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

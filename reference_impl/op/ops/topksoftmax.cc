@@ -137,6 +137,10 @@ class TopksoftmaxDescriptor final : public InfiniopDescriptor {
   std::shared_ptr<const TopksoftmaxPlan> plan_;
 };
 
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(Topksoftmax)
+#endif
+
 }  // namespace
 }  // namespace infinicts::ref::op
 

@@ -1,23 +1,34 @@
-// The elementwise operators' functors for the CUDA kernels (elementwise.cu), each
-// repeating the CPU functor of ops/<name>.cc, NaN handling included, in the compute type
-// of core/dtype.h (float for F16/BF16/F32, double for F64). Host and device functions, so
-// that the CPU tests check them against the definitions (elementwise_ops_test.cc).
-#ifndef INFINICTS_REF_OP_CUDA_ELEMENTWISE_OPS_H
-#define INFINICTS_REF_OP_CUDA_ELEMENTWISE_OPS_H
+// The elementwise operators' rules: one functor per SAME_SHAPE row of operators.def, named
+// as the row (rules::Sigmoid), written once for the CPU kernels (ops/elementwise.h, through
+// ops/elementwise_rows.cc) and the CUDA kernels (cuda/elementwise.cu). Each maps compute
+// values of core/dtype.h (float for F16/BF16/F32, double for F64) to the output's, NaN handling
+// included. Optional members: kIntegers (I32 and I64 too, wrapping in two's complement), the
+// create-time attributes in the row's order, and AttributesValid() (host only), which refuses
+// attributes the operator has no meaning for (BAD_PARAM at create).
+#ifndef INFINICTS_REF_OP_RULES_ELEMENTWISE_H
+#define INFINICTS_REF_OP_RULES_ELEMENTWISE_H
 
 #include <math.h>  // the float and double overloads in the global namespace, as CUDA has them
 
+#include <cstddef>
 #include <type_traits>
 
 #include "core/host_device.h"
 
-namespace infinicts::ref::op::cuda {
+namespace infinicts::ref::op::rules {
+
+// How many inputs a rule takes (its operator() on compute values); 0 for none of 1 to 3.
+template <class Rule>
+constexpr size_t kArity = std::is_invocable_v<const Rule &, float>                 ? 1
+                          : std::is_invocable_v<const Rule &, float, float>        ? 2
+                          : std::is_invocable_v<const Rule &, float, float, float> ? 3
+                                                                                   : 0;
 
 // exp in the compute type's full precision (never the fast __expf).
 INFINICTS_HOST_DEVICE inline float ComputeExp(float x) { return expf(x); }
 INFINICTS_HOST_DEVICE inline double ComputeExp(double x) { return exp(x); }
 
-// I32 and I64 wrap around in two's complement, as on the CPU (never a signed overflow).
+// I32 and I64 wrap around in two's complement (never a signed overflow).
 template <class C>
 INFINICTS_HOST_DEVICE C WrapAround(C a, C b, char op) {
   using U = std::make_unsigned_t<C>;
@@ -26,7 +37,7 @@ INFINICTS_HOST_DEVICE C WrapAround(C a, C b, char op) {
 }
 
 // kIntegers: the operator also takes I32 and I64 (elementwise.cu dispatches them).
-struct AddOp {
+struct Add {
   static constexpr bool kIntegers = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C a, C b) const {
@@ -34,7 +45,7 @@ struct AddOp {
     else return a + b;
   }
 };
-struct SubOp {
+struct Sub {
   static constexpr bool kIntegers = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C a, C b) const {
@@ -42,7 +53,7 @@ struct SubOp {
     else return a - b;
   }
 };
-struct MulOp {
+struct Mul {
   static constexpr bool kIntegers = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C a, C b) const {
@@ -51,70 +62,76 @@ struct MulOp {
   }
 };
 // Ones and Zeros: x gives only the shape (the kernels still load it; its value is unused).
-struct OnesOp {
+struct Ones {
   static constexpr bool kIntegers = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C) const { return C(1); }
 };
-struct ZerosOp {
+struct Zeros {
   static constexpr bool kIntegers = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C) const { return C(0); }
 };
 // c = a * silu(b): a is the up projection, b the gate.
-struct SwiGLUOp {
+struct SwiGLU {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C a, C b) const { return a * (b / (C(1) + ComputeExp(-b))); }
 };
 // NaN stays NaN.
-struct ReluOp {
+struct Relu {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return x > C(0) || isnan(x) ? x : C(0); }
 };
-struct SiluOp {
+// x · sigmoid(x).
+struct Silu {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return x / (C(1) + ComputeExp(-x)); }
 };
-struct SigmoidOp {
+struct Sigmoid {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return C(1) / (C(1) + ComputeExp(-x)); }
 };
 // The erf form as x / 2 * erfc(-x / sqrt(2)), in double as on the host: x / sqrt(2)
 // rounded to float would cost up to 20 ulps in the tail.
-struct GeluOp {
+struct Gelu {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     const double wide = static_cast<double>(x);
     return static_cast<C>(0.5 * wide * erfc(wide * -0.70710678118654752440));
   }
 };
-// The activations of the operator-coverage work, each as its CPU functor in ops/<name>.cc.
-struct ErfOp {
+// erf(x) = (2/√π)·∫₀ˣ e^(−t²) dt.
+struct Erf {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return erf(x); }
 };
-struct FloorOp {
+// The greatest integer <= x (every float beyond 2^mantissa already is one).
+struct Floor {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return floor(x); }
 };
-struct TanhOp {
+// ±1 in the limits: tanh saturates, with no e^2x that overflows.
+struct Tanh {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return tanh(x); }
 };
-struct SinhOp {
+// (e^x - e^-x) / 2: sinh stays finite where e^x alone would overflow.
+struct Sinh {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return sinh(x); }
 };
-struct Log1pOp {
+// ln(1 + x) without rounding 1 + x first.
+struct Log1p {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return log1p(x); }
 };
-struct ReciprocalOp {
+// 1 / x: ±0 gives ±Inf, ±Inf gives ±0.
+struct Reciprocal {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return C(1) / x; }
 };
 // NaN stays NaN.
-struct Relu6Op {
+struct Relu6 {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     if (isnan(x)) return x;
@@ -122,7 +139,7 @@ struct Relu6Op {
   }
 };
 // NaN stays NaN.
-struct HardSwishOp {
+struct HardSwish {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     if (isnan(x)) return x;
@@ -133,7 +150,7 @@ struct HardSwishOp {
 };
 // The tanh form in double: the cube of a large F32 input overflows float while tanh has
 // long saturated.
-struct GeluTanhOp {
+struct GeluTanh {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     if (isinf(x) && x < C(0)) return C(0);
@@ -142,7 +159,7 @@ struct GeluTanhOp {
     return static_cast<C>(0.5 * wide * (1.0 + tanh(inner)));
   }
 };
-struct QuickGeluOp {
+struct QuickGelu {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     const C scaled = C(1.702) * x;
@@ -150,8 +167,8 @@ struct QuickGeluOp {
     return x / (C(1) + ComputeExp(-scaled));
   }
 };
-// In double, as on the CPU.
-struct SeluOp {
+// In double: e^x - 1 by expm1, with no cancellation near 0.
+struct Selu {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     constexpr double kAlpha = 1.6732632423543772848170429916717;
@@ -161,7 +178,7 @@ struct SeluOp {
   }
 };
 // +-Inf gives +-1 (x / (1 + |x|) would be NaN).
-struct SoftsignOp {
+struct Softsign {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
     const C magnitude = fabs(x);
@@ -170,7 +187,7 @@ struct SoftsignOp {
   }
 };
 // The two attributes' operators. HardTanh: min(max(x, min_val), max_val), NaN stays NaN.
-struct HardTanhOp {
+struct HardTanh {
   float min_val = -1.0f, max_val = 1.0f;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
@@ -178,10 +195,12 @@ struct HardTanhOp {
     const C low = static_cast<C>(min_val), high = static_cast<C>(max_val);
     return x < low ? low : (x > high ? high : x);
   }
+  // Bounds that are NaN or in the wrong order bound nothing.
+  bool AttributesValid() const { return min_val <= max_val; }
 };
 // Softplus: x where beta·x > threshold, else ln(1 + e^(beta·x)) / beta, as max(bx, 0) +
 // ln(1 + e^-|bx|) so that it never overflows.
-struct SoftplusOp {
+struct Softplus {
   float beta = 1.0f, threshold = 20.0f;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const {
@@ -192,10 +211,12 @@ struct SoftplusOp {
     const C positive = bx > C(0) ? bx : C(0);
     return (positive + log1p(ComputeExp(-fabs(bx)))) / b;
   }
+  // beta divides: 0 has no softplus; a NaN threshold compares with nothing.
+  bool AttributesValid() const { return beta != 0.0f && !isnan(threshold); }
 };
 // min(x, high) then max(., low): low wins where the bounds cross; a NaN x stays NaN, a
 // NaN bound leaves x as it is.
-struct ClipOp {
+struct Clip {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x, C low, C high) const {
     const C capped = x > high ? high : x;
@@ -203,6 +224,6 @@ struct ClipOp {
   }
 };
 
-}  // namespace infinicts::ref::op::cuda
+}  // namespace infinicts::ref::op::rules
 
-#endif  // INFINICTS_REF_OP_CUDA_ELEMENTWISE_OPS_H
+#endif  // INFINICTS_REF_OP_RULES_ELEMENTWISE_H
