@@ -34,6 +34,7 @@ HostTensor Clip(const HostTensor &x, const HostTensor &min_val, const HostTensor
 // The unary activations and functions, elementwise (docs/spec/op.md OP-EW and each one's clause).
 HostTensor Tanh(const HostTensor &x);             // tanh(x)
 HostTensor Erf(const HostTensor &x);              // erf(x) = 2/√π ∫₀ˣ e^(−t²) dt
+HostTensor Erfc(const HostTensor &x);             // erfc(x) = 1 − erf(x) = 2/√π ∫ₓ^∞ e^(−t²) dt
 HostTensor Softsign(const HostTensor &x);         // x / (1 + |x|); ±1 at ±Inf
 HostTensor HardSwish(const HostTensor &x);        // x · min(max(x + 3, 0), 6) / 6; 0 at −Inf
 HostTensor QuickGelu(const HostTensor &x);        // x · σ(1.702·x) = x / (1 + e^(−1.702·x)); 0 at −Inf

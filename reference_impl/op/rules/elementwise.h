@@ -105,6 +105,11 @@ struct Erf {
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C x) const { return erf(x); }
 };
+// erfc(x) = 1 - erf(x), computed as itself: 1 - erf(x) rounds to 0 where erfc's tail is the value.
+struct Erfc {
+  template <class C>
+  INFINICTS_HOST_DEVICE C operator()(C x) const { return erfc(x); }
+};
 // The greatest integer <= x (every float beyond 2^mantissa already is one).
 struct Floor {
   template <class C>

@@ -1,5 +1,6 @@
 #include "common/elementwise.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -282,6 +283,33 @@ double LargestFinite(infiniDtype_t dtype) {
     case INFINI_DTYPE_F32: return 3.4028234663852886e38;
     default: return 1.7976931348623157e308;
   }
+}
+
+}  // namespace infinicts::op_cases
+
+namespace infinicts::op_cases {
+
+std::vector<std::string> NamesOfDataArguments(const std::string &arguments) {
+  std::vector<std::string> names;
+  std::string name;
+  for (char c : arguments) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+      name += c;
+    } else if (!name.empty()) {
+      names.push_back(name);
+      name.clear();
+    }
+  }
+  if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+std::string FirstClauseOf(const std::string &subject) {
+  std::string clause = "OP-";
+  for (char c : subject) {
+    if (c != '_') clause += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return clause + "-1";
 }
 
 }  // namespace infinicts::op_cases

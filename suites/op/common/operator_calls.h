@@ -39,9 +39,11 @@ namespace api {
 #define INFINICTS_DESTROY_OF_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
 #define INFINICTS_DESTROY_OF_NO_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
 #define INFINICTS_DESTROY_OF_WORKSPACE_OF(Owner) INFINICTS_DESTROY_OF_WORKSPACE(Owner) INFINICTS_DROP_NAME
-#define OPERATOR(Name, subject, shapes, workspace, ...)                       \
+#define OPERATOR(Name, subject, shapes, workspace, last_data_optional, create_params, create_args, data_params, \
+                 data_args)                                                                                    \
   struct Name {                                                               \
     static constexpr const char *kSubject = #subject;                         \
+    static constexpr const char *kDataArguments = #data_args;                 \
     static constexpr bool kHasWorkspace = INFINICTS_HAS_##workspace;          \
     static auto Create() { return cts::op().infiniopCreate##Name##Descriptor; } \
     INFINICTS_WORKSPACE_QUERY_##workspace(Name)                               \
@@ -78,6 +80,16 @@ namespace calls_detail {
 
 template <class T>
 struct IsTensorDescriptor : std::is_same<T, infiniopTensorDescriptor_t> {};
+
+template <class D, class... Ps>
+constexpr bool TensorsOnly(infiniStatus_t (*)(infiniopHandle_t, D *, Ps...)) {
+  return (IsTensorDescriptor<Ps>::value && ...);
+}
+// Whether Api's create call takes tensor descriptors only (no create-time attributes).
+template <class Api>
+constexpr bool TensorsOnlyCreate() {
+  return TensorsOnly(decltype(Api::Create()){});
+}
 template <class T>
 struct IsData : std::bool_constant<std::is_same_v<T, void *> || std::is_same_v<T, const void *>> {};
 

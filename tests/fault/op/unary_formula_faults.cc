@@ -6,7 +6,9 @@
 // - `floor_truncates`: Floor rounds toward zero (wrong for negative non-integers);
 // - `zeros_multiplies_input`: Zeros writes 0·x, which is NaN where x is NaN or ±Inf;
 // - `relu_flushes_subnormals`: Relu reads subnormal inputs as 0 (a kernel run with the DAZ
-//   bit set, or built with fast-math flags), so a positive subnormal comes out 0.
+//   bit set, or built with fast-math flags), so a positive subnormal comes out 0;
+// - `erfc_one_minus_erf`: Erfc as 1 − erf(x) in the compute type (F32; F64 for F64), which
+//   keeps none of erfc's tail: 0 beyond x ≈ 3.9 in F32 (5.9 in F64), and few digits before.
 #include <cmath>
 #include <limits>
 
@@ -39,6 +41,11 @@ double SmallestNormal(infiniDtype_t dtype) {
 double ReluOfFlushedInput(double x, infiniDtype_t dtype) {
   const double read = std::fabs(x) < SmallestNormal(dtype) ? 0.0 : x;
   return read > 0.0 || std::isnan(read) ? read : 0.0;  // NaN stays NaN, as IEEE max keeps it
+}
+
+double OneMinusErf(double x, infiniDtype_t dtype) {
+  if (dtype == INFINI_DTYPE_F64) return 1.0 - std::erf(x);
+  return static_cast<double>(1.0f - std::erf(static_cast<float>(x)));
 }
 
 }  // namespace
@@ -83,6 +90,14 @@ INFINICTS_FAULT(OpTable, "relu_flushes_subnormals",
                 "Relu reads subnormal inputs as 0 (denormals-are-zero)",
                 InstallReluFlushesSubnormals);
 
+void InstallErfcOneMinusErf(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateErfcDescriptor, &OpTable::infiniopErfc,
+                   &OpTable::infiniopDestroyErfcDescriptor>(calls, &OneMinusErf);
+}
+INFINICTS_FAULT(OpTable, "erfc_one_minus_erf",
+                "Erfc computes 1 - erf(x), which keeps none of erfc's tail (0 beyond x = 3.9 in F32)",
+                InstallErfcOneMinusErf);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which
@@ -105,3 +120,9 @@ INFINICTS_FAULT(OpTable, "relu_flushes_subnormals",
 // 0·NaN and 0·Inf are NaN: only the cases that plant them in x (OP-ZEROS-1) can tell.
 // fault-detection: zeros_multiplies_input SUITE op TIMEOUT 30 FILTER op.zeros.* ONLY EXPECT
 // fault-detection:   op.zeros.accuracy/matches_oracle/*/nan_inf
+// 1 − erf(x) is 0 beyond x ≈ 3.9 in F32 (5.9 in F64) and loses digits well before, where the
+// inputs (log-uniform magnitudes up to 12) put about one element in ten; only the erfc
+// tolerance's relative error sees it (the default absolute floors hide the tail).
+// fault-detection: erfc_one_minus_erf SUITE op TIMEOUT 30 FILTER op.erfc.* EXPECT
+// fault-detection:   op.erfc.accuracy/matches_oracle/f32/3x4096/* op.erfc.accuracy/matches_oracle/f64/3x4096/*
+// fault-detection:   op.erfc.accuracy/matches_oracle/f64/7x31/*
