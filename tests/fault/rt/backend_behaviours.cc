@@ -166,6 +166,26 @@ void InstallGraphsNotSupported(RtTable &calls) {
   calls.infinirtGraphLuanch = &LaunchUnsupported;
 }
 
+INFINICTS_FAULT(RtTable, "runs_work_at_the_call",
+                "every *Async call and EventRecord return once their stream is done",
+                InstallRunsWorkAtTheCall);
+
+INFINICTS_FAULT(RtTable, "stream_wait_event_not_implemented",
+                "StreamWaitEvent answers NOT_IMPLEMENTED",
+                InstallStreamWaitEventNotImplemented);
+
+INFINICTS_FAULT(RtTable, "graphs_not_supported",
+                "every graph function answers DEVICE_TYPE_NOT_SUPPORTED",
+                InstallGraphsNotSupported);
+
+INFINICTS_FAULT(RtTable, "null_arguments_unchecked",
+                "a NULL argument the target refuses with NULL_POINTER crashes the process (SIGSEGV)",
+                InstallNullArgumentsUnchecked);
+
+INFINICTS_FAULT(RtTable, "malloc_16_byte_aligned",
+                "Malloc hands out pointers 16 bytes into their blocks (16-, never 256-byte aligned)",
+                InstallMalloc16ByteAligned);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

@@ -53,6 +53,10 @@ void InstallEventTimeAtRecord(RtTable &calls) {
   calls.infinirtEventDestroy = &DestroyForgettingStamp;
 }
 
+INFINICTS_FAULT(RtTable, "event_time_at_record",
+                "an event's time is the host clock at EventRecord, not when its stream reaches it",
+                InstallEventTimeAtRecord);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

@@ -105,6 +105,15 @@ void InstallStreamWaitIgnoresOtherDevicesEvents(RtTable &calls) {
   calls.infinirtStreamWaitEvent = &WaitOnCurrentDevicesEventsOnly;
 }
 
+INFINICTS_FAULT(RtTable, "event_clock_per_stream",
+                "each stream stamps its events on a clock started when the stream was created",
+                InstallEventClockPerStream);
+
+INFINICTS_FAULT(RtTable, "stream_wait_ignores_other_devices_events",
+                "StreamWaitEvent answers SUCCESS without waiting for an event of another device than the current "
+                "one",
+                InstallStreamWaitIgnoresOtherDevicesEvents);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

@@ -69,6 +69,11 @@ void InstallFreeAsyncReusedAtOnce(RtTable &calls) {
   calls.infinirtFree = &FreeForgetting;
 }
 
+INFINICTS_FAULT(RtTable, "free_async_reused_at_once",
+                "FreeAsync files its block as free at the call, and the next Malloc of its size takes it before "
+                "the stream reached the free",
+                InstallFreeAsyncReusedAtOnce);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

@@ -191,6 +191,42 @@ void InstallSnapshotTotalFromHost(RtTable &calls) { calls.infinirtGetDeviceResou
 
 void InstallSnapshotDeviceIdZero(RtTable &calls) { calls.infinirtGetDeviceResourceSnapshot = &SnapshotOfDeviceZero; }
 
+INFINICTS_FAULT(RtTable, "graph_launch_runs_nothing",
+                "GraphLuanch answers SUCCESS and enqueues nothing",
+                InstallGraphLaunchRunsNothing);
+
+INFINICTS_FAULT(RtTable, "capture_runs_eagerly",
+                "StreamBeginCapture only marks the stream: its work runs at the call, and EndCapture gives an "
+                "empty graph",
+                InstallCaptureRunsEagerly);
+
+INFINICTS_FAULT(RtTable, "graph_snapshots_host_at_capture",
+                "a captured H2D copy stages its host source at the call: every launch copies the bytes held at "
+                "capture",
+                InstallGraphSnapshotsHostAtCapture);
+
+INFINICTS_FAULT(RtTable, "graph_destroy_takes_its_execs",
+                "GraphDestroy also destroys the graph execs instantiated from the graph",
+                InstallGraphDestroyTakesItsExecs);
+
+INFINICTS_FAULT(RtTable, "snapshot_total_from_host",
+                "the resource snapshot reports the host's physical memory, not the device's",
+                InstallSnapshotTotalFromHost);
+
+INFINICTS_FAULT(RtTable, "snapshot_device_id_zero",
+                "the resource snapshot says device 0 whichever device was asked for",
+                InstallSnapshotDeviceIdZero);
+
+INFINICTS_FAULT(RtTable, "graph_calls_accept_bad_input",
+                "an unknown capture mode captures as GLOBAL; EndCapture, GraphInstantiate and GraphLuanch answer "
+                "SUCCESS for a NULL out-pointer or exec",
+                InstallGraphCallsAcceptBadInput);
+
+INFINICTS_FAULT(RtTable, "snapshot_accepts_bad_input",
+                "the resource snapshot answers SUCCESS for NULL and unknown devices, and marks an unknown bit, "
+                "an estimate outside valid_fields and a utilization of 1.5",
+                InstallSnapshotAcceptsBadInput);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

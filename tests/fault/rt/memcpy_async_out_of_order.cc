@@ -89,6 +89,10 @@ void InstallMemcpyAsyncOutOfOrder(RtTable &calls) {
   calls.infinirtEventSynchronize = &EventSynchronizeThenCopy;
 }
 
+INFINICTS_FAULT(RtTable, "memcpy_async_out_of_order",
+                "MemcpyAsync runs at the next Stream/Device/EventSynchronize, after the work enqueued behind it",
+                InstallMemcpyAsyncOutOfOrder);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

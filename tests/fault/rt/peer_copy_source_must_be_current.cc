@@ -86,6 +86,10 @@ void InstallPeerCopySourceMustBeCurrent(RtTable &calls) {
   calls.infinirtMemcpyAsync = &MemcpyAsyncOnlyFromCurrent;
 }
 
+INFINICTS_FAULT(RtTable, "peer_copy_source_must_be_current",
+                "a D2D copy whose source is on another device than the current one answers INTERNAL_ERROR",
+                InstallPeerCopySourceMustBeCurrent);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which

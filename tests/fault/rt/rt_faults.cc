@@ -120,82 +120,70 @@ infiniStatus_t D2hShortByOne(void *dst, const void *src, size_t size, infinirtMe
 
 }  // namespace
 
-const std::vector<RtFault> &RtFaults() {
-  static const std::vector<RtFault> faults = {
-      {"memcpy_async_out_of_order",
-       "MemcpyAsync runs at the next Stream/Device/EventSynchronize, after the work enqueued behind it",
-       &InstallMemcpyAsyncOutOfOrder},
-      {"elapsed_in_seconds", "EventElapsedTime answers seconds instead of milliseconds",
-       [](RtTable &calls) { calls.infinirtEventElapsedTime = &ElapsedInSeconds; }},
-      {"set_device_switches_on_failure", "a failed SetDevice still switches to another device of the current type",
-       [](RtTable &calls) { calls.infinirtSetDevice = &SetDeviceSwitchingOnFailure; }},
-      {"malloc_null", "Malloc of a non-zero size answers SUCCESS with a NULL pointer",
-       [](RtTable &calls) { calls.infinirtMalloc = &MallocNull; }},
-      // A runtime that hands out the NULL stream destroys what it handed out (RT-STREAM-9).
-      {"stream_create_null", "StreamCreate answers SUCCESS with the NULL stream, and StreamDestroy(NULL) SUCCESS",
-       [](RtTable &calls) {
-         calls.infinirtStreamCreate = &StreamCreateNull;
-         InstallStreamDestroyAcceptingNull(calls);
-       }},
-      {"runs_work_at_the_call", "every *Async call and EventRecord return once their stream is done",
-       &InstallRunsWorkAtTheCall},
-      {"stream_wait_event_not_implemented", "StreamWaitEvent answers NOT_IMPLEMENTED",
-       &InstallStreamWaitEventNotImplemented},
-      {"graphs_not_supported", "every graph function answers DEVICE_TYPE_NOT_SUPPORTED", &InstallGraphsNotSupported},
-      {"null_arguments_unchecked", "a NULL argument the target refuses with NULL_POINTER crashes the process (SIGSEGV)",
-       &InstallNullArgumentsUnchecked},
-      {"malloc_16_byte_aligned", "Malloc hands out pointers 16 bytes into their blocks (16-, never 256-byte aligned)",
-       &InstallMalloc16ByteAligned},
-      {"free_async_reused_at_once",
-       "FreeAsync files its block as free at the call, and the next Malloc of its size takes it before the stream "
-       "reached the free",
-       &InstallFreeAsyncReusedAtOnce},
-      {"event_clock_per_stream", "each stream stamps its events on a clock started when the stream was created",
-       &InstallEventClockPerStream},
-      {"stream_wait_ignores_other_devices_events",
-       "StreamWaitEvent answers SUCCESS without waiting for an event of another device than the current one",
-       &InstallStreamWaitIgnoresOtherDevicesEvents},
-      {"event_time_at_record", "an event's time is the host clock at EventRecord, not when its stream reaches it",
-       &InstallEventTimeAtRecord},
-      {"peer_copy_source_must_be_current",
-       "a D2D copy whose source is on another device than the current one answers INTERNAL_ERROR",
-       &InstallPeerCopySourceMustBeCurrent},
-      {"synchronize_returns_early",
-       "Stream/Device/EventSynchronize return at once and EventQuery answers COMPLETE; blocking Memcpy, Memset "
-       "and Free wait for the device by themselves",
-       &InstallSynchronizeReturnsEarly},
-      {"event_elapsed_zero", "EventElapsedTime answers SUCCESS with 0 ms for every pair",
-       [](RtTable &calls) { calls.infinirtEventElapsedTime = &ElapsedAlwaysZero; }},
-      {"crash_in_stream_create", "StreamCreate kills the process with SIGSEGV",
-       [](RtTable &calls) { calls.infinirtStreamCreate = &CrashingStreamCreate; }},
-      {"hang_in_stream_synchronize", "StreamSynchronize never returns",
-       [](RtTable &calls) { calls.infinirtStreamSynchronize = &HangingStreamSynchronize; }},
-      {"d2h_short_by_one", "a synchronous D2H Memcpy of n > 0 bytes copies n - 1",
-       [](RtTable &calls) { calls.infinirtMemcpy = &D2hShortByOne; }},
-      {"graph_launch_runs_nothing", "GraphLuanch answers SUCCESS and enqueues nothing", &InstallGraphLaunchRunsNothing},
-      {"capture_runs_eagerly",
-       "StreamBeginCapture only marks the stream: its work runs at the call, and EndCapture gives an empty graph",
-       &InstallCaptureRunsEagerly},
-      {"graph_snapshots_host_at_capture",
-       "a captured H2D copy stages its host source at the call: every launch copies the bytes held at capture",
-       &InstallGraphSnapshotsHostAtCapture},
-      {"graph_destroy_takes_its_execs", "GraphDestroy also destroys the graph execs instantiated from the graph",
-       &InstallGraphDestroyTakesItsExecs},
-      {"snapshot_total_from_host", "the resource snapshot reports the host's physical memory, not the device's",
-       &InstallSnapshotTotalFromHost},
-      {"snapshot_device_id_zero", "the resource snapshot says device 0 whichever device was asked for",
-       &InstallSnapshotDeviceIdZero},
-      {"graph_calls_accept_bad_input",
-       "an unknown capture mode captures as GLOBAL; EndCapture, GraphInstantiate and GraphLuanch answer SUCCESS "
-       "for a NULL out-pointer or exec",
-       &InstallGraphCallsAcceptBadInput},
-      {"snapshot_accepts_bad_input",
-       "the resource snapshot answers SUCCESS for NULL and unknown devices, and marks an unknown bit, an estimate "
-       "outside valid_fields and a utilization of 1.5",
-       &InstallSnapshotAcceptsBadInput},
-  };
-  return faults;
+void InstallElapsedInSeconds(RtTable &calls) {
+  calls.infinirtEventElapsedTime = &ElapsedInSeconds;
 }
+INFINICTS_FAULT(RtTable, "elapsed_in_seconds",
+                "EventElapsedTime answers seconds instead of milliseconds",
+                InstallElapsedInSeconds);
+
+void InstallSetDeviceSwitchesOnFailure(RtTable &calls) {
+  calls.infinirtSetDevice = &SetDeviceSwitchingOnFailure;
+}
+INFINICTS_FAULT(RtTable, "set_device_switches_on_failure",
+                "a failed SetDevice still switches to another device of the current type",
+                InstallSetDeviceSwitchesOnFailure);
+
+void InstallMallocNull(RtTable &calls) {
+  calls.infinirtMalloc = &MallocNull;
+}
+INFINICTS_FAULT(RtTable, "malloc_null",
+                "Malloc of a non-zero size answers SUCCESS with a NULL pointer",
+                InstallMallocNull);
+
+// A runtime that hands out the NULL stream destroys what it handed out (RT-STREAM-9).
+void InstallStreamCreateNull(RtTable &calls) {
+  calls.infinirtStreamCreate = &StreamCreateNull;
+  InstallStreamDestroyAcceptingNull(calls);
+}
+INFINICTS_FAULT(RtTable, "stream_create_null",
+                "StreamCreate answers SUCCESS with the NULL stream, and StreamDestroy(NULL) SUCCESS",
+                InstallStreamCreateNull);
+
+void InstallEventElapsedZero(RtTable &calls) {
+  calls.infinirtEventElapsedTime = &ElapsedAlwaysZero;
+}
+INFINICTS_FAULT(RtTable, "event_elapsed_zero",
+                "EventElapsedTime answers SUCCESS with 0 ms for every pair",
+                InstallEventElapsedZero);
+
+void InstallCrashInStreamCreate(RtTable &calls) {
+  calls.infinirtStreamCreate = &CrashingStreamCreate;
+}
+INFINICTS_FAULT(RtTable, "crash_in_stream_create",
+                "StreamCreate kills the process with SIGSEGV",
+                InstallCrashInStreamCreate);
+
+void InstallHangInStreamSynchronize(RtTable &calls) {
+  calls.infinirtStreamSynchronize = &HangingStreamSynchronize;
+}
+INFINICTS_FAULT(RtTable, "hang_in_stream_synchronize",
+                "StreamSynchronize never returns",
+                InstallHangInStreamSynchronize);
+
+void InstallD2hShortByOne(RtTable &calls) {
+  calls.infinirtMemcpy = &D2hShortByOne;
+}
+INFINICTS_FAULT(RtTable, "d2h_short_by_one",
+                "a synchronous D2H Memcpy of n > 0 bytes copies n - 1",
+                InstallD2hShortByOne);
+
+INFINICTS_FAULT(RtTable, "synchronize_returns_early",
+                "Stream/Device/EventSynchronize return at once and EventQuery answers COMPLETE; blocking Memcpy, "
+                "Memset and Free wait for the device by themselves",
+                InstallSynchronizeReturnsEarly);
+
+const std::vector<RtFault> &RtFaults() { return RegisteredFaults<RtTable>(); }
 
 }  // namespace infinicts::fault
 

@@ -1,4 +1,5 @@
-// The runtime faults the wrapper can inject, one small installer each.
+// The runtime faults the wrapper can inject, each registered by its own file (INFINICTS_FAULT
+// beside its installer).
 #pragma once
 
 #include <vector>
@@ -11,29 +12,7 @@ namespace infinicts::fault {
 using RtFault = Fault<RtTable>;
 const std::vector<RtFault> &RtFaults();
 
-// Installers that keep state of their own live in their own files.
-void InstallMemcpyAsyncOutOfOrder(RtTable &calls);
-void InstallEventTimeAtRecord(RtTable &calls);
-void InstallPeerCopySourceMustBeCurrent(RtTable &calls);
-void InstallFreeAsyncReusedAtOnce(RtTable &calls);
-// events_across_streams_and_devices.cc
-void InstallEventClockPerStream(RtTable &calls);
-void InstallStreamWaitIgnoresOtherDevicesEvents(RtTable &calls);
-// graph_faults.cc
-void InstallGraphLaunchRunsNothing(RtTable &calls);
-void InstallCaptureRunsEagerly(RtTable &calls);
-void InstallGraphSnapshotsHostAtCapture(RtTable &calls);
-void InstallGraphDestroyTakesItsExecs(RtTable &calls);
-void InstallSnapshotTotalFromHost(RtTable &calls);
-void InstallSnapshotDeviceIdZero(RtTable &calls);
-void InstallGraphCallsAcceptBadInput(RtTable &calls);
-void InstallSnapshotAcceptsBadInput(RtTable &calls);
-// backend_behaviours.cc: what real backends do that the interface allows
-void InstallNullArgumentsUnchecked(RtTable &calls);
-void InstallRunsWorkAtTheCall(RtTable &calls);
-void InstallMalloc16ByteAligned(RtTable &calls);
+// stream_create_null's installer also takes backend_behaviours.cc's StreamDestroy.
 void InstallStreamDestroyAcceptingNull(RtTable &calls);
-void InstallStreamWaitEventNotImplemented(RtTable &calls);
-void InstallGraphsNotSupported(RtTable &calls);
 
 }  // namespace infinicts::fault
