@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/fuzzed_runs.h"
 #include "report/output_file.h"
+#include "runner/rerun_command.h"
 
 namespace infinicts::cli {
 namespace {
@@ -43,19 +44,14 @@ class Clock {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-std::string Quoted(const std::string &text) {
-  std::string quoted = "'";
-  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 std::string RerunLine(const FuzzOptions &options, const FuzzedOutcome &outcome) {
-  std::string line = Quoted(ThisExecutable()) + " run";
-  for (const std::string &backend : options.backends) line += " --backend " + Quoted(backend);
-  line += " --device " + options.device;
-  if (!options.device_ids.empty()) line += " --device-ids " + options.device_ids;
-  return line + " --op " + outcome.problem.subject + " --problem " + Quoted(outcome.problem.line) + " --filter " +
-         Quoted("op." + outcome.problem.subject + "." + outcome.test + "/*");
+  using runner::ShellQuote;
+  std::string line = ShellQuote(ThisExecutable()) + " run";
+  for (const std::string &backend : options.backends) line += " --backend " + ShellQuote(backend);
+  line += " --device " + ShellQuote(options.device);
+  if (!options.device_ids.empty()) line += " --device-ids " + ShellQuote(options.device_ids);
+  return line + " --op " + ShellQuote(outcome.problem.subject) + " --problem " + ShellQuote(outcome.problem.line) +
+         " --filter " + ShellQuote("op." + outcome.problem.subject + "." + outcome.test + "/*");
 }
 
 // A failure fails alike when the same case fails with the same status.
@@ -116,9 +112,9 @@ bool ParseBudget(const std::string &text, double *seconds) {
 
 int FuzzCommand(const FuzzOptions &options) {
   std::error_code fs_error;
-  char pattern[] = "/tmp/infinicts-fuzz-XXXXXX";
-  if (!mkdtemp(pattern)) return UsageError("cannot make a working folder under /tmp");
-  const std::string work_dir = pattern;
+  std::string error;
+  const std::string work_dir = MakeWorkingDirectory("fuzz", &error);
+  if (work_dir.empty()) return UsageError("fuzz: " + error);
   std::vector<std::string> run_args;
   for (const std::string &backend : options.backends) run_args.insert(run_args.end(), {"--backend", backend});
   run_args.insert(run_args.end(), {"--device", options.device, "--timeout", std::to_string(options.timeout_s)});
@@ -134,7 +130,6 @@ int FuzzCommand(const FuzzOptions &options) {
   std::set<std::string> found;  // "<operator> <case>": each is shrunk once
   std::vector<ProblemLine> last_round;
   size_t problems = 0, refused = 0, unchecked = 0, unsupported = 0, rounds = 0, failing = 0;
-  std::string error;
   std::printf("fuzz: %s, seed %llu, budget %.0f s\n", options.op.c_str(), static_cast<unsigned long long>(options.seed),
               options.budget_s);
   for (; clock.Seconds() < options.budget_s; ++rounds) {

@@ -1,5 +1,6 @@
 #include "cli/outputs.h"
 
+#include <cstdlib>
 #include <ctime>
 
 #include <sys/stat.h>
@@ -56,6 +57,16 @@ std::string DefaultReportPath(const std::string &prefix, const std::string &devi
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   return "reports/out/" + prefix + device + "-" + stamp + ".json";
+}
+
+std::string MakeWorkingDirectory(const std::string &purpose, std::string *error) {
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/infinicts-" + purpose + "-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    *error = "cannot make a directory " + pattern;
+    return "";
+  }
+  return pattern;
 }
 
 }  // namespace infinicts::cli

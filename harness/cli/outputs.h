@@ -28,4 +28,8 @@ bool WriteNamedOutput(const NamedOutput &output, const std::string &text, std::s
 // Where a command's report goes without --out: reports/out/<prefix><device>-<yyyymmdd-hhmmss>.json.
 std::string DefaultReportPath(const std::string &prefix, const std::string &device);
 
+// A new, empty directory $TMPDIR/infinicts-<purpose>-XXXXXX (/tmp without TMPDIR) for a
+// command's intermediate files; "" with *error set where none can be made.
+std::string MakeWorkingDirectory(const std::string &purpose, std::string *error);
+
 }  // namespace infinicts::cli

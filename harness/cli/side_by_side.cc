@@ -92,10 +92,9 @@ int RunSideBySide(const RunOptions &options, const std::function<int(const RunOp
   const std::string under_test_out = options.out.empty() ? DefaultReportPath("", DeviceTypeName(*device_type)) : options.out;
   const std::string other_out = OtherSideReportPath(under_test_out);
 
-  const char *tmp = std::getenv("TMPDIR");
-  std::string dir_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/infinicts-against-XXXXXX";
-  if (mkdtemp(dir_template.data()) == nullptr) return UsageError("cannot make a directory under " + dir_template);
-  const std::string dir = dir_template;
+  std::string error;
+  const std::string dir = MakeWorkingDirectory("against", &error);
+  if (dir.empty()) return UsageError(error);
   struct Cleanup {
     std::string dir;
     ~Cleanup() {
@@ -127,7 +126,7 @@ int RunSideBySide(const RunOptions &options, const std::function<int(const RunOp
   const int other_code = run(other_side);
   if (other_code == kExitUsage) return kExitUsage;
 
-  std::string error;
+  error.clear();
   nlohmann::json other_report;
   if (!report::LoadReportFile(other_out, &other_report, &error)) {
     return UsageError("the other backend's report does not read: " + error);
