@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,10 +15,12 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "oracle/oracles.h"
 #include "spec_links.h"
+#include "tensor/dtype.h"
 #include "tolerance/tolerance.h"
 
 namespace infinicts {
@@ -67,6 +70,79 @@ TEST(OperatorParts, EveryToleranceOverrideNamesAnOperator) {
   for (const infinicts::ToleranceOverride &entry : infinicts::ToleranceOverrides()) {
     EXPECT_TRUE(subjects.count(entry.op)) << "the tolerance override for '" << entry.op
                                           << "' names no operator of include/infiniop/operators.def";
+  }
+}
+
+// "2^-17", "1e-5", "0" -> the number; NaN where the cell is none of those.
+double TableNumber(const std::string &cell) {
+  const size_t power = cell.find("^");
+  try {
+    if (power != std::string::npos) return std::ldexp(1.0, std::stoi(cell.substr(power + 1)));
+    return std::stod(cell);
+  } catch (const std::exception &) {
+    return std::nan("");
+  }
+}
+
+std::vector<std::string> TableCells(const std::string &row) {
+  std::vector<std::string> cells;
+  std::string cell;
+  for (size_t i = 1; i < row.size(); ++i) {  // past the leading '|'
+    if (row[i] == '|' && row[i - 1] != '\\') {
+      const size_t first = cell.find_first_not_of(' '), last = cell.find_last_not_of(' ');
+      cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+      cell.clear();
+    } else {
+      cell += row[i];
+    }
+  }
+  return cells;
+}
+
+// The spec's table of tolerance overrides (OP-ACC-1) and the one the suite applies
+// (harness/tolerance/tolerance.cc) name the same operators, dtypes, atol and rtol: a row in
+// one only, or a number that differs, is a verdict the spec does not promise.
+TEST(OperatorParts, TheSpecToleranceOverridesAreTheSuites) {
+  std::istringstream spec(ReadFile(INFINICTS_OP_SPEC));
+  std::string line;
+  while (std::getline(spec, line) && line != "Overrides:") {
+  }
+  ASSERT_TRUE(spec) << "no \"Overrides:\" table in " << INFINICTS_OP_SPEC;
+  std::map<std::string, std::pair<double, double>> in_spec;  // "gemm f16" -> (atol, rtol)
+  while (std::getline(spec, line) && (line.empty() || line[0] == '|')) {
+    const std::vector<std::string> cells = TableCells(line);
+    if (cells.size() < 4 || cells[0] == "operator" || cells[0].rfind("---", 0) == 0) continue;
+    std::stringstream subjects(cells[0]);
+    for (std::string subject; std::getline(subjects, subject, ',');) {
+      subject.erase(0, subject.find_first_not_of(' '));
+      std::string dtype = cells[1];
+      for (char &c : dtype) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      in_spec[subject + " " + dtype] = {TableNumber(cells[2]), TableNumber(cells[3])};
+    }
+  }
+  ASSERT_FALSE(in_spec.empty()) << "the spec's overrides table is empty";
+  std::map<std::string, std::pair<double, double>> in_suite;
+  for (const ToleranceOverride &entry : ToleranceOverrides()) {
+    const std::string dtype = entry.dtype == INFINI_DTYPE_INVALID ? "all" : DtypeName(entry.dtype);
+    in_suite[std::string(entry.op) + " " + dtype] = {entry.atol, entry.rtol};
+  }
+  for (const auto &[key, tolerance] : in_spec) {
+    const auto found = in_suite.find(key);
+    if (found == in_suite.end()) {
+      ADD_FAILURE() << "docs/spec/op.md overrides " << key << "; harness/tolerance/tolerance.cc does not";
+      continue;
+    }
+    // The spec writes 1e-12 and 2^-17 where the code computes them: equal to a part in 1e9.
+    for (const auto &[spec_value, suite_value, what] :
+         {std::tuple{tolerance.first, found->second.first, "atol"},
+          std::tuple{tolerance.second, found->second.second, "rtol"}}) {
+      EXPECT_LE(std::fabs(spec_value - suite_value), 1e-9 * std::fabs(suite_value))
+          << key << " " << what << ": the spec says " << spec_value << ", the suite applies " << suite_value;
+    }
+  }
+  for (const auto &[key, tolerance] : in_suite) {
+    EXPECT_TRUE(in_spec.count(key)) << "harness/tolerance/tolerance.cc overrides " << key
+                                    << "; docs/spec/op.md's table does not say so";
   }
 }
 
