@@ -191,80 +191,80 @@ namespace no_collectives {
 
 }  // namespace
 
-const std::vector<CclFault> &CclFaults() {
-  static const std::vector<CclFault> faults = [] {
-    std::vector<CclFault> list = {
-      {"avg_as_sum", "AllReduce and ReduceScatter compute AVG as SUM (no division by the rank count)",
-       [](CclTable &calls) {
-         calls.infinicclAllReduce = &AvgAsSumAllReduce;
-         calls.infinicclReduceScatter = &AvgAsSumReduceScatter;
-       }},
-      {"count_rounded_down_to_4", "every collective leaves out the elements past the last multiple of 4",
-       [](CclTable &calls) {
-         calls.infinicclAllReduce = &TaillessAllReduce;
-         calls.infinicclBroadcast = &TaillessBroadcast;
-         calls.infinicclAllGather = &TaillessAllGather;
-         calls.infinicclReduceScatter = &TaillessReduceScatter;
-         calls.infinicclSend = &TaillessSend;
-         calls.infinicclRecv = &TaillessRecv;
-         calls.infinicclAllGatherV = &TaillessAllGatherV;
-         calls.infinicclReduceScatterV = &TaillessReduceScatterV;
-       }},
-      {"last_whole_block_left_out",
-       "AllReduce, Broadcast, Send and Recv of a whole number of 8-element blocks up to 64 Ki elements leave out the "
-       "last block",
-       [](CclTable &calls) {
-         TrackCommunicators(calls);
-         calls.infinicclAllReduce = &ShortBlockAllReduce;
-         calls.infinicclBroadcast = &ShortBlockBroadcast;
-         calls.infinicclSend = &ShortBlockSend;
-         calls.infinicclRecv = &ShortBlockRecv;
-       }},
-      {"broadcast_needs_every_send", "Broadcast answers NULL_POINTER for a NULL send buffer off the root",
-       [](CclTable &calls) { calls.infinicclBroadcast = &BroadcastNeedingEverySend; }},
-      {"broadcast_from_rank_0", "Broadcast always sends rank 0's buffer, whatever the root",
-       [](CclTable &calls) {
-         TrackCommunicators(calls);
-         calls.infinicclBroadcast = &BroadcastFromRankZero;
-       }},
-      {"zero_count_never_completes", "a collective of count 0 never completes (the call never returns)",
-       [](CclTable &calls) {
-         calls.infinicclAllReduce = &HangingAllReduce;
-         calls.infinicclBroadcast = &HangingBroadcast;
-         calls.infinicclAllGather = &HangingAllGather;
-         calls.infinicclReduceScatter = &HangingReduceScatter;
-         calls.infinicclSend = &HangingSend;
-         calls.infinicclRecv = &HangingRecv;
-         calls.infinicclAllGatherV = &HangingAllGatherV;
-         calls.infinicclReduceScatterV = &HangingReduceScatterV;
-       }},
-      {"prod_counts_rank_0_twice", "AllReduce and ReduceScatter PROD multiply rank 0's contribution in twice",
-       &InstallProdCountsRankZeroTwice},
-      {"all_gather_v_uniform_offsets",
-       "AllGatherV receives block q at q times the rank's own count, as AllGather would, instead of after the blocks "
-       "before it",
-       &InstallAllGatherVUniformOffsets},
-      {"reduce_scatter_v_own_count_everywhere",
-       "ReduceScatterV reduces the block at the rank's index times its own count, as ReduceScatter would, instead of "
-       "after the blocks before it",
-       &InstallReduceScatterVOwnCountEverywhere},
-      {"variable_collectives_missing",
-       "AllGatherV and ReduceScatterV answer NOT_IMPLEMENTED, as the loader's stand-ins for a library that does not "
-       "export them (an InfiniCore build before them)",
-       [](CclTable &calls) {
-         calls.infinicclAllGatherV = &UnexportedAllGatherV;
-         calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
-       }},
-    };
-    list.push_back({"no_collectives", "every InfiniCCL function answers DEVICE_TYPE_NOT_SUPPORTED", [](CclTable &calls) {
+// Each fault's installer, registered beside it (INFINICTS_FAULT).
+void InstallAvgAsSum(CclTable &calls) {
+  calls.infinicclAllReduce = &AvgAsSumAllReduce;
+  calls.infinicclReduceScatter = &AvgAsSumReduceScatter;
+}
+INFINICTS_FAULT(CclTable, "avg_as_sum", "AllReduce and ReduceScatter compute AVG as SUM (no division by the rank count)",
+                InstallAvgAsSum);
+
+void InstallCountRoundedDownTo4(CclTable &calls) {
+  calls.infinicclAllReduce = &TaillessAllReduce;
+  calls.infinicclBroadcast = &TaillessBroadcast;
+  calls.infinicclAllGather = &TaillessAllGather;
+  calls.infinicclReduceScatter = &TaillessReduceScatter;
+  calls.infinicclSend = &TaillessSend;
+  calls.infinicclRecv = &TaillessRecv;
+  calls.infinicclAllGatherV = &TaillessAllGatherV;
+  calls.infinicclReduceScatterV = &TaillessReduceScatterV;
+}
+INFINICTS_FAULT(CclTable, "count_rounded_down_to_4",
+                "every collective leaves out the elements past the last multiple of 4", InstallCountRoundedDownTo4);
+
+void InstallLastWholeBlockLeftOut(CclTable &calls) {
+  TrackCommunicators(calls);
+  calls.infinicclAllReduce = &ShortBlockAllReduce;
+  calls.infinicclBroadcast = &ShortBlockBroadcast;
+  calls.infinicclSend = &ShortBlockSend;
+  calls.infinicclRecv = &ShortBlockRecv;
+}
+INFINICTS_FAULT(CclTable, "last_whole_block_left_out",
+                "AllReduce, Broadcast, Send and Recv of a whole number of 8-element blocks up to 64 Ki elements leave "
+                "out the last block",
+                InstallLastWholeBlockLeftOut);
+
+void InstallBroadcastNeedsEverySend(CclTable &calls) { calls.infinicclBroadcast = &BroadcastNeedingEverySend; }
+INFINICTS_FAULT(CclTable, "broadcast_needs_every_send", "Broadcast answers NULL_POINTER for a NULL send buffer off the root",
+                InstallBroadcastNeedsEverySend);
+
+void InstallBroadcastFromRank0(CclTable &calls) {
+  TrackCommunicators(calls);
+  calls.infinicclBroadcast = &BroadcastFromRankZero;
+}
+INFINICTS_FAULT(CclTable, "broadcast_from_rank_0", "Broadcast always sends rank 0's buffer, whatever the root",
+                InstallBroadcastFromRank0);
+
+void InstallZeroCountNeverCompletes(CclTable &calls) {
+  calls.infinicclAllReduce = &HangingAllReduce;
+  calls.infinicclBroadcast = &HangingBroadcast;
+  calls.infinicclAllGather = &HangingAllGather;
+  calls.infinicclReduceScatter = &HangingReduceScatter;
+  calls.infinicclSend = &HangingSend;
+  calls.infinicclRecv = &HangingRecv;
+  calls.infinicclAllGatherV = &HangingAllGatherV;
+  calls.infinicclReduceScatterV = &HangingReduceScatterV;
+}
+INFINICTS_FAULT(CclTable, "zero_count_never_completes", "a collective of count 0 never completes (the call never returns)",
+                InstallZeroCountNeverCompletes);
+
+void InstallVariableCollectivesMissing(CclTable &calls) {
+  calls.infinicclAllGatherV = &UnexportedAllGatherV;
+  calls.infinicclReduceScatterV = &UnexportedReduceScatterV;
+}
+INFINICTS_FAULT(CclTable, "variable_collectives_missing",
+                "AllGatherV and ReduceScatterV answer NOT_IMPLEMENTED, as the loader's stand-ins for a library that "
+                "does not export them (an InfiniCore build before them)",
+                InstallVariableCollectivesMissing);
+
+void InstallNoCollectives(CclTable &calls) {
 #define X(name, params, args) calls.name = &no_collectives::name;
 #include "backend/ccl_symbols.def"
 #undef X
-                    }});
-    InstallOneRankFaults(list);
-    return list;
-  }();
-  return faults;
 }
+INFINICTS_FAULT(CclTable, "no_collectives", "every InfiniCCL function answers DEVICE_TYPE_NOT_SUPPORTED",
+                InstallNoCollectives);
+
+const std::vector<CclFault> &CclFaults() { return RegisteredFaults<CclTable>(); }
 
 }  // namespace infinicts::fault

@@ -139,26 +139,33 @@ void WithStaleWrite(CclTable &calls) {
 
 }  // namespace
 
-void InstallOneRankFaults(std::vector<CclFault> &faults) {
-  faults.push_back({"one_rank_crashes_in_large_all_reduce",
-                    "rank 1's AllReduce of a million elements or more dies with SIGSEGV (its large-message path)",
-                    &WithAllReduce<&CrashingLargeAllReduce>});
-  faults.push_back({"one_rank_runner_killed_in_large_all_reduce",
-                    "in rank 1's AllReduce of a million elements or more, the process that started the backend's "
-                    "(the rank's infinicts under mpirun) is killed with SIGKILL: a lost rank",
-                    &WithAllReduce<&RunnerKillingLargeAllReduce>});
-  faults.push_back({"one_rank_never_joins_all_gather", "rank 1's AllGather never returns: it never joins its peers",
-                    [](CclTable &calls) {
-                      TrackCommunicators(calls);
-                      calls.infinicclAllGather = &NeverJoiningAllGather;
-                    }});
-  faults.push_back({"one_rank_result_overwritten",
-                    "rank 1's first received AllReduce element is overwritten on its stream after the collective",
-                    &WithStaleWrite<&OverwrittenAllReduce>});
-  faults.push_back({"one_rank_average_one_ulp_off",
-                    "rank 1's first AllReduce AVG element (floating dtypes) has its lowest bit flipped after the "
-                    "collective: within the values' tolerance, but not the bits every rank must share (CCL-NUM-4)",
-                    &WithStaleWrite<&OneUlpOffAverage>});
+void InstallOneRankCrashesInLargeAllReduce(CclTable &calls) { WithAllReduce<&CrashingLargeAllReduce>(calls); }
+INFINICTS_FAULT(CclTable, "one_rank_crashes_in_large_all_reduce",
+                "rank 1's AllReduce of a million elements or more dies with SIGSEGV (its large-message path)",
+                InstallOneRankCrashesInLargeAllReduce);
+
+void InstallOneRankRunnerKilledInLargeAllReduce(CclTable &calls) { WithAllReduce<&RunnerKillingLargeAllReduce>(calls); }
+INFINICTS_FAULT(CclTable, "one_rank_runner_killed_in_large_all_reduce",
+                "in rank 1's AllReduce of a million elements or more, the process that started the backend's (the "
+                "rank's infinicts under mpirun) is killed with SIGKILL: a lost rank",
+                InstallOneRankRunnerKilledInLargeAllReduce);
+
+void InstallOneRankNeverJoinsAllGather(CclTable &calls) {
+  TrackCommunicators(calls);
+  calls.infinicclAllGather = &NeverJoiningAllGather;
 }
+INFINICTS_FAULT(CclTable, "one_rank_never_joins_all_gather", "rank 1's AllGather never returns: it never joins its peers",
+                InstallOneRankNeverJoinsAllGather);
+
+void InstallOneRankResultOverwritten(CclTable &calls) { WithStaleWrite<&OverwrittenAllReduce>(calls); }
+INFINICTS_FAULT(CclTable, "one_rank_result_overwritten",
+                "rank 1's first received AllReduce element is overwritten on its stream after the collective",
+                InstallOneRankResultOverwritten);
+
+void InstallOneRankAverageOneUlpOff(CclTable &calls) { WithStaleWrite<&OneUlpOffAverage>(calls); }
+INFINICTS_FAULT(CclTable, "one_rank_average_one_ulp_off",
+                "rank 1's first AllReduce AVG element (floating dtypes) has its lowest bit flipped after the "
+                "collective: within the values' tolerance, but not the bits every rank must share (CCL-NUM-4)",
+                InstallOneRankAverageOneUlpOff);
 
 }  // namespace infinicts::fault

@@ -113,4 +113,8 @@ void InstallProdCountsRankZeroTwice(CclTable &calls) {
   calls.infinicclReduceScatter = &TwiceReduceScatter;
 }
 
+INFINICTS_FAULT(CclTable, "prod_counts_rank_0_twice",
+                "AllReduce and ReduceScatter PROD multiply rank 0's contribution in twice",
+                InstallProdCountsRankZeroTwice);
+
 }  // namespace infinicts::fault

@@ -86,4 +86,13 @@ void InstallReduceScatterVOwnCountEverywhere(CclTable &calls) {
   calls.infinicclReduceScatterV = &OwnCountReduceScatterV;
 }
 
+INFINICTS_FAULT(CclTable, "all_gather_v_uniform_offsets",
+                "AllGatherV receives block q at q times the rank's own count, as AllGather would, instead of after "
+                "the blocks before it",
+                InstallAllGatherVUniformOffsets);
+INFINICTS_FAULT(CclTable, "reduce_scatter_v_own_count_everywhere",
+                "ReduceScatterV reduces the block at the rank's index times its own count, as ReduceScatter would, "
+                "instead of after the blocks before it",
+                InstallReduceScatterVOwnCountEverywhere);
+
 }  // namespace infinicts::fault
