@@ -33,6 +33,11 @@ const char *const kTailReason =
     "the value is its own answer far below the default absolute floor (erfc(x) < 1e-6 beyond x = 3.5): only "
     "relative error measures it, down to the dtype's smallest normal number (1 - erf(x) keeps none of it)";
 
+const char *const kSmallValueReason =
+    "for small |x| the value is about x itself, far below the default absolute floor (|x| down to 1e-6): only "
+    "relative error measures it, down to the dtype's smallest normal number (ln(1 + x) after rounding 1 + x "
+    "keeps few of its digits)";
+
 const std::vector<ToleranceOverride> kOverrides = {
     {"relu", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
     {"clip", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactReason},
@@ -48,6 +53,8 @@ const std::vector<ToleranceOverride> kOverrides = {
     {"ones", INFINI_DTYPE_INVALID, 0.0, 0.0, kExactValueReason},
     {"erfc", INFINI_DTYPE_F32, std::ldexp(1.0, -126), std::ldexp(1.0, -17), kTailReason},
     {"erfc", INFINI_DTYPE_F64, std::ldexp(1.0, -1022), 1e-12, kTailReason},
+    {"log1p", INFINI_DTYPE_F32, std::ldexp(1.0, -126), std::ldexp(1.0, -17), kSmallValueReason},
+    {"log1p", INFINI_DTYPE_F64, std::ldexp(1.0, -1022), 1e-12, kSmallValueReason},
     {"random_sample", INFINI_DTYPE_INVALID, 0.0, 0.0, "the result is an index: it matches or it does not"},
     {"random_sample_batch", INFINI_DTYPE_INVALID, 0.0, 0.0, "the results are indices: each matches or it does not"},
     {"gemm", INFINI_DTYPE_F16, 1e-3, kF16Rtol, kAccumulationReason},

@@ -8,7 +8,9 @@
 // - `relu_flushes_subnormals`: Relu reads subnormal inputs as 0 (a kernel run with the DAZ
 //   bit set, or built with fast-math flags), so a positive subnormal comes out 0;
 // - `erfc_one_minus_erf`: Erfc as 1 − erf(x) in the compute type (F32; F64 for F64), which
-//   keeps none of erfc's tail: 0 beyond x ≈ 3.9 in F32 (5.9 in F64), and few digits before.
+//   keeps none of erfc's tail: 0 beyond x ≈ 3.9 in F32 (5.9 in F64), and few digits before;
+// - `log1p_rounds_one_plus_x`: Log1p as ln(1 + x) with 1 + x rounded first in the compute type
+//   (F32; F64 for F64), which keeps few digits of a small x.
 #include <cmath>
 #include <limits>
 
@@ -46,6 +48,11 @@ double ReluOfFlushedInput(double x, infiniDtype_t dtype) {
 double OneMinusErf(double x, infiniDtype_t dtype) {
   if (dtype == INFINI_DTYPE_F64) return 1.0 - std::erf(x);
   return static_cast<double>(1.0f - std::erf(static_cast<float>(x)));
+}
+
+double LogOfRoundedOnePlusX(double x, infiniDtype_t dtype) {
+  if (dtype == INFINI_DTYPE_F64) return std::log(1.0 + x);
+  return static_cast<double>(std::log(1.0f + static_cast<float>(x)));
 }
 
 }  // namespace
@@ -98,6 +105,14 @@ INFINICTS_FAULT(OpTable, "erfc_one_minus_erf",
                 "Erfc computes 1 - erf(x), which keeps none of erfc's tail (0 beyond x = 3.9 in F32)",
                 InstallErfcOneMinusErf);
 
+void InstallLog1pRoundsOnePlusX(OpTable &calls) {
+  InstallHostUnary<&OpTable::infiniopCreateLog1pDescriptor, &OpTable::infiniopLog1p,
+                   &OpTable::infiniopDestroyLog1pDescriptor>(calls, &LogOfRoundedOnePlusX);
+}
+INFINICTS_FAULT(OpTable, "log1p_rounds_one_plus_x",
+                "Log1p computes ln(1 + x) after rounding 1 + x, which keeps few digits of a small x",
+                InstallLog1pRoundsOnePlusX);
+
 }  // namespace infinicts::fault
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which
@@ -126,3 +141,9 @@ INFINICTS_FAULT(OpTable, "erfc_one_minus_erf",
 // fault-detection: erfc_one_minus_erf SUITE op TIMEOUT 30 FILTER op.erfc.* EXPECT
 // fault-detection:   op.erfc.accuracy/matches_oracle/f32/3x4096/* op.erfc.accuracy/matches_oracle/f64/3x4096/*
 // fault-detection:   op.erfc.accuracy/matches_oracle/f64/7x31/*
+// ln(1 + x) after rounding 1 + x keeps few digits of the tiny third of the inputs (|x| down to
+// 1e-6): only log1p's tolerance, relative down to the smallest normal number, sees it
+// (OP-LOG1P-1; the default F32 floor of 1e-6 hid it). F16 and BF16 round coarser than the error.
+// fault-detection: log1p_rounds_one_plus_x SUITE op TIMEOUT 30 FILTER op.log1p.* EXPECT
+// fault-detection:   op.log1p.accuracy/matches_oracle/f32/7x31/* op.log1p.accuracy/matches_oracle/f64/7x31/*
+// fault-detection:   op.log1p.accuracy/matches_oracle/f32/3x4096/* op.log1p.accuracy/matches_oracle/f64/3x4096/*
