@@ -85,12 +85,6 @@ __global__ void StridedKernel(const __grid_constant__ StridedOperands<NumIn + 1>
   }
 }
 
-// Whether F also takes I32 and I64 (static constexpr bool kIntegers = true).
-template <class F, class = void>
-struct TakesIntegers : std::false_type {};
-template <class F>
-struct TakesIntegers<F, std::void_t<decltype(F::kIntegers)>> : std::bool_constant<F::kIntegers> {};
-
 bool Aligned16(const void *pointer) { return reinterpret_cast<uintptr_t>(pointer) % 16 == 0; }
 
 template <class T, class F, size_t NumIn>
@@ -124,7 +118,7 @@ infiniStatus_t Run(const InfiniopDescriptor &desc, infiniDtype_t dtype, const St
     LaunchTyped<typename decltype(tag)::type, F, NumIn>(scope.stream(), f, layout, out, in);
   };
   bool known = DispatchDeviceFloat(dtype, launch);
-  if constexpr (TakesIntegers<F>::value) known = known || DispatchDeviceInteger(dtype, launch);
+  if constexpr (rules::TakesIntegers<F>::value) known = known || DispatchDeviceInteger(dtype, launch);
   if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }

@@ -35,12 +35,6 @@ struct ElementwisePlan {
 #endif
 };
 
-// Whether F also takes I32 and I64 operands: static constexpr bool kIntegers = true.
-template <class F, class = void>
-struct TakesIntegers : std::false_type {};
-template <class F>
-struct TakesIntegers<F, std::void_t<decltype(F::kIntegers)>> : std::bool_constant<F::kIntegers> {};
-
 inline bool IsElementwiseInteger(infiniDtype_t dtype) {
   return dtype == INFINI_DTYPE_I32 || dtype == INFINI_DTYPE_I64;
 }
@@ -66,7 +60,6 @@ infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<con
 #endif
   return INFINI_STATUS_SUCCESS;
 }
-
 
 // The rules with a one-pass vector kernel of their own (core/simd.h), for F16 and F32; the
 // others run the rule, F16 through F32 blocks. A speed-up only: no operator needs a line here.
@@ -160,7 +153,7 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
                                const std::array<const TensorLayout *, NumIn> &in, F f = F{}) {
     auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
       auto plan = std::make_shared<ElementwisePlan<NumIn>>();
-      const bool integers = TakesIntegers<F>::value;
+      const bool integers = rules::TakesIntegers<F>::value;
       INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, plan.get()));
       made->reset(new ElementwiseDescriptor(h, std::move(plan), f));
       return INFINI_STATUS_SUCCESS;
@@ -192,7 +185,7 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
         RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, f, std::make_index_sequence<NumIn>{});
       };
       if (DispatchFloat(plan->dtype, run)) return;
-      if constexpr (TakesIntegers<F>::value) {
+      if constexpr (rules::TakesIntegers<F>::value) {
         if (plan->dtype == INFINI_DTYPE_I32) run(TypeTag<int32_t>{});
         else if (plan->dtype == INFINI_DTYPE_I64) run(TypeTag<int64_t>{});
       }

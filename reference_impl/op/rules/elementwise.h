@@ -24,6 +24,13 @@ constexpr size_t kArity = std::is_invocable_v<const Rule &, float>              
                           : std::is_invocable_v<const Rule &, float, float, float> ? 3
                                                                                    : 0;
 
+// Whether a rule also takes I32 and I64 (static constexpr bool kIntegers = true); the CPU and
+// CUDA paths both dispatch those dtypes by it.
+template <class Rule, class = void>
+struct TakesIntegers : std::false_type {};
+template <class Rule>
+struct TakesIntegers<Rule, std::void_t<decltype(Rule::kIntegers)>> : std::bool_constant<Rule::kIntegers> {};
+
 // exp in the compute type's full precision (never the fast __expf).
 INFINICTS_HOST_DEVICE inline float ComputeExp(float x) { return expf(x); }
 INFINICTS_HOST_DEVICE inline double ComputeExp(double x) { return exp(x); }
