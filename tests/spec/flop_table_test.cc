@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/flop_counts.h"
+#include "spec_links.h"
 
 namespace infinicts::op_cases {
 namespace {
@@ -19,27 +20,12 @@ namespace {
 // subject -> flops per element, from the table's rows "| add, sub, mul | 1 | |".
 std::map<std::string, double> TableOf(const std::string &path) {
   std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
   std::map<std::string, double> table;
-  std::string line;
-  bool inside = false;
-  while (std::getline(file, line)) {
-    if (line.rfind("| subject | flops per element", 0) == 0) {
-      inside = true;
-      continue;
-    }
-    if (!inside) continue;
-    if (line.rfind("|---", 0) == 0) continue;
-    if (line.empty() || line[0] != '|') break;
-    std::vector<std::string> cells;
-    std::stringstream row(line.substr(1));
-    for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell);
+  for (const std::vector<std::string> &cells : spec::TableRows(text.str(), "| subject | flops per element")) {
     if (cells.size() < 2) continue;
-    const double count = std::stod(cells[1]);
-    std::stringstream subjects(cells[0]);
-    for (std::string subject; std::getline(subjects, subject, ',');) {
-      const size_t first = subject.find_first_not_of(' '), last = subject.find_last_not_of(' ');
-      if (first != std::string::npos) table[subject.substr(first, last - first + 1)] = count;
-    }
+    for (const std::string &subject : spec::ListedNames(cells[0])) table[subject] = std::stod(cells[1]);
   }
   return table;
 }

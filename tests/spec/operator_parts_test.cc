@@ -84,39 +84,17 @@ double TableNumber(const std::string &cell) {
   }
 }
 
-std::vector<std::string> TableCells(const std::string &row) {
-  std::vector<std::string> cells;
-  std::string cell;
-  for (size_t i = 1; i < row.size(); ++i) {  // past the leading '|'
-    if (row[i] == '|' && row[i - 1] != '\\') {
-      const size_t first = cell.find_first_not_of(' '), last = cell.find_last_not_of(' ');
-      cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
-      cell.clear();
-    } else {
-      cell += row[i];
-    }
-  }
-  return cells;
-}
-
 // The spec's table of tolerance overrides (OP-ACC-1) and the one the suite applies
 // (harness/tolerance/tolerance.cc) name the same operators, dtypes, atol and rtol: a row in
 // one only, or a number that differs, is a verdict the spec does not promise.
 TEST(OperatorParts, TheSpecToleranceOverridesAreTheSuites) {
-  std::istringstream spec(ReadFile(INFINICTS_OP_SPEC));
-  std::string line;
-  while (std::getline(spec, line) && line != "Overrides:") {
-  }
-  ASSERT_TRUE(spec) << "no \"Overrides:\" table in " << INFINICTS_OP_SPEC;
   std::map<std::string, std::pair<double, double>> in_spec;  // "gemm f16" -> (atol, rtol)
-  while (std::getline(spec, line) && (line.empty() || line[0] == '|')) {
-    const std::vector<std::string> cells = TableCells(line);
-    if (cells.size() < 4 || cells[0] == "operator" || cells[0].rfind("---", 0) == 0) continue;
-    std::stringstream subjects(cells[0]);
-    for (std::string subject; std::getline(subjects, subject, ',');) {
-      subject.erase(0, subject.find_first_not_of(' '));
-      std::string dtype = cells[1];
-      for (char &c : dtype) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const std::vector<std::string> &cells :
+       spec::TableRows(ReadFile(INFINICTS_OP_SPEC), "| operator | dtype | atol | rtol |")) {
+    if (cells.size() < 4) continue;
+    std::string dtype = cells[1];
+    for (char &c : dtype) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const std::string &subject : spec::ListedNames(cells[0])) {
       in_spec[subject + " " + dtype] = {TableNumber(cells[2]), TableNumber(cells[3])};
     }
   }

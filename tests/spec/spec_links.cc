@@ -64,4 +64,45 @@ LinkReport CheckLinks(const Spec &spec, const std::vector<CitingCase> &cases) {
   return report;
 }
 
+namespace {
+
+std::string Trimmed(const std::string &text) {
+  const size_t first = text.find_first_not_of(' '), last = text.find_last_not_of(' ');
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+std::vector<std::vector<std::string>> TableRows(const std::string &text, const std::string &header_prefix) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line) && line.rfind(header_prefix, 0) != 0) {
+  }
+  while (std::getline(lines, line) && !line.empty() && line[0] == '|') {
+    if (line.rfind("|---", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::string cell;
+    for (size_t i = 1; i < line.size(); ++i) {  // past the leading '|'
+      if (line[i] == '|' && line[i - 1] != '\\') {
+        cells.push_back(Trimmed(cell));
+        cell.clear();
+      } else {
+        cell += line[i];
+      }
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+std::vector<std::string> ListedNames(const std::string &cell) {
+  std::vector<std::string> names;
+  std::stringstream items(cell);
+  for (std::string item; std::getline(items, item, ',');) {
+    if (!Trimmed(item).empty()) names.push_back(Trimmed(item));
+  }
+  return names;
+}
+
 }  // namespace infinicts::spec

@@ -32,4 +32,12 @@ struct LinkReport {
 
 LinkReport CheckLinks(const Spec &spec, const std::vector<CitingCase> &cases);
 
+// The body rows of the first Markdown table of `text` whose header row starts with
+// `header_prefix` ("| subject | flops per element"), each as its cells, trimmed; a `\|` inside
+// a cell is not a separator. Empty when there is no such table.
+std::vector<std::vector<std::string>> TableRows(const std::string &text, const std::string &header_prefix);
+
+// A cell listing several names, "add, sub, mul" -> {"add", "sub", "mul"}.
+std::vector<std::string> ListedNames(const std::string &cell);
+
 }  // namespace infinicts::spec
