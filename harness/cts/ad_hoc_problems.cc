@@ -95,6 +95,8 @@ void RecordAdHocProblemError(const AdHocProblem &problem, const std::string &why
   AddError(&State().errors, problem.where + ": " + problem.subject + " " + problem.line + ": " + why);
 }
 
+void RecordProblemLinesError(const std::string &error) { AddError(&State().errors, error); }
+
 std::vector<std::string> AdHocProblemErrors() {
   std::vector<std::string> errors = State().errors;
   for (const AdHocProblem &problem : State().problems) {

@@ -39,6 +39,8 @@ bool RegisterProblemSubject(const std::string &subject, ProblemFuzzing fuzzing =
 const std::map<std::string, ProblemFuzzing> &ProblemSubjects();
 // A line that does not parse: where it is and why.
 void RecordAdHocProblemError(const AdHocProblem &problem, const std::string &why);
+// Any other error of problem lines (a compiled-in case file's): the suite exits 2 naming it.
+void RecordProblemLinesError(const std::string &error);
 // Every error so far (unreadable file, unknown subject, a line that does not parse), each once.
 std::vector<std::string> AdHocProblemErrors();
 

@@ -104,57 +104,7 @@ struct AddRmsNormOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, dtype, {4, 5}));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F16, INFINI_DTYPE_F32, {4, 5}));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, dtype, {4, 5}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    const std::pair<infiniDtype_t, infiniDtype_t> dtype_pairs[] = {
-        {INFINI_DTYPE_F16, INFINI_DTYPE_F16},  {INFINI_DTYPE_F16, INFINI_DTYPE_F32},
-        {INFINI_DTYPE_BF16, INFINI_DTYPE_BF16}, {INFINI_DTYPE_BF16, INFINI_DTYPE_F32},
-        {INFINI_DTYPE_F32, INFINI_DTYPE_F32},  {INFINI_DTYPE_F64, INFINI_DTYPE_F64}};
-    // 2-D and 3-D only (OP-ADDRMSNORM-2): a row of 1, a prime, (batch, tokens, head dim),
-    // LLM hidden 4096.
-    const std::vector<Shape> shapes = {{1, 1}, {1, 13}, {7, 31}, {2, 5, 128}, {3, 4096}};
-    struct Layouts {
-      LayoutKind y, residual, a, b;
-    };
-    // Unit stride along the row (OP-ADDRMSNORM-4 lets a backend refuse others).
-    const Layouts layout_sets[] = {
-        {LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kContiguous},
-        {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kOffset, LayoutKind::kView},
-        {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kFlipped}};
-    std::vector<Problem> problems;
-    for (const auto &[dtype, w_dtype] : dtype_pairs) {
-      for (const Shape &shape : shapes) problems.push_back(Make(dtype, w_dtype, shape));
-      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 128}}) {
-        for (const Layouts &l : layout_sets) {
-          Problem p = Make(dtype, w_dtype, shape);
-          p.y_layout = l.y;
-          p.residual_layout = l.residual;
-          p.a_layout = l.a;
-          p.b_layout = l.b;
-          problems.push_back(p);
-        }
-      }
-      Problem ordinary = Make(dtype, w_dtype, {3, 4096});
-      ordinary.cancelling = false;
-      ordinary.epsilon = 1e-6;
-      problems.push_back(ordinary);
-    }
-    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
-    for (size_t length : kBlockStraddlingLengths) {
-      problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {RowsOfLength(length), length}));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

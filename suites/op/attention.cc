@@ -212,50 +212,7 @@ struct AttentionOp {
   // A chunk of 3 tokens after 5 past ones, GQA 4/2, 2 junk rows.
   static Problem Default(infiniDtype_t dtype) { return Make(dtype, 4, 2, 3, 5, 8, 2); }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Geometry {
-      size_t n_q, n_kv, seq, pos, head_dim, spare;
-    };
-    const Geometry geometries[] = {
-        {2, 2, 1, 0, 8, 3},       // the first token: one key, out = v
-        {8, 2, 1, 13, 16, 4},     // decode, GQA 4 per kv head
-        {4, 4, 7, 0, 32, 2},      // a prompt from position 0 (MHA)
-        {6, 2, 5, 9, 64, 3},      // a chunk after a past, GQA 3 per kv head
-        {4, 1, 3, 40, 128, 5},    // MQA, head_dim 128
-        {3, 3, 2, 4, 3, 2},       // head_dim 3
-        {2, 1, 130, 70, 64, 6},   // a long chunk: several query blocks, keys up to 200
-        {32, 8, 1, 95, 128, 1},   // Llama-3-8B's heads decoding
-    };
-    struct Layouts {
-      QkvLayout qkv;
-      AttentionCacheLayout cache;
-    };
-    const Layouts layout_sets[] = {{QkvLayout::kTokenMajor, AttentionCacheLayout::kPositionMajor},
-                                   {QkvLayout::kFused, AttentionCacheLayout::kPadded}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (const Geometry &g : geometries) {
-        problems.push_back(Make(dtype, g.n_q, g.n_kv, g.seq, g.pos, g.head_dim, g.spare));
-      }
-      for (const Geometry &g : {geometries[1], geometries[3]}) {
-        for (const Layouts &l : layout_sets) {
-          Problem p = Make(dtype, g.n_q, g.n_kv, g.seq, g.pos, g.head_dim, g.spare);
-          p.qkv_layout = l.qkv;
-          p.cache_layout = l.cache;
-          problems.push_back(p);
-        }
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

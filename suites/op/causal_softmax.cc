@@ -79,42 +79,7 @@ struct CausalSoftmaxOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, {2, 4, 6}));
-    }
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {2, 4, 6}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    // One element, square, total > seq (primes), heads x seq x seq, 8 heads decoding one
-    // token against 17, 32 heads of 7 new tokens against a cache of 135, a 64-token prompt.
-    // (The oracle takes 2-D and 3-D x.)
-    const std::vector<Shape> shapes = {{1, 1}, {5, 5}, {7, 13}, {3, 7, 7}, {8, 1, 17}, {32, 7, 135}, {64, 64}};
-    const std::pair<LayoutKind, LayoutKind> layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
-                                                             {LayoutKind::kTransposed, LayoutKind::kTransposed},
-                                                             {LayoutKind::kView, LayoutKind::kOffset},
-                                                             {LayoutKind::kFlipped, LayoutKind::kContiguous}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (const Shape &shape : shapes) problems.push_back(Make(dtype, shape));
-      for (const auto &[y, x] : layout_sets) {
-        problems.push_back(Make(dtype, {7, 13}, y, x));
-        problems.push_back(Make(dtype, {3, 7, 7}, y, x));
-      }
-    }
-    // Totals straddling the kernels' block sizes (common/row_lengths.h), F32: the last row
-    // keeps every column, the others one fewer each. The longest also in F64, where a few
-    // columns lost from the sum show (in F32 the atol is 7% of an average output there).
-    for (size_t total : kBlockStraddlingLengths) {
-      problems.push_back(Make(INFINI_DTYPE_F32, {RowsOfLength(total), total}));
-      if (total > kLongestBlockRow) problems.push_back(Make(INFINI_DTYPE_F64, {RowsOfLength(total), total}));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -163,51 +163,7 @@ struct ConvOp {
 
   static Problem Small(infiniDtype_t dtype) { return Make(dtype, 2, 3, 4, {6, 5}, {3, 2}, {1, 0}, {2, 1}, {1, 1}, true); }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Small(dtype));
-    }
-    Problem without_bias = Small(INFINI_DTYPE_F32);
-    without_bias.has_bias = false;
-    problems.push_back(without_bias);
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      auto add = [&](Problem p) { problems.push_back(std::move(p)); };
-      // 1-D: a plain 3-tap filter; stride and dilation 2 with pads past the edge.
-      add(Make(dtype, 2, 3, 5, {17}, {3}, {1}, {1}, {1}, true));
-      add(Make(dtype, 1, 4, 2, {31}, {5}, {2}, {2}, {2}, false));
-      // 2-D: 3x3 stride 2; an asymmetric kernel with per-dim pads, strides and dilations.
-      add(Make(dtype, 1, 3, 4, {13, 11}, {3, 3}, {1, 1}, {2, 2}, {1, 1}, true));
-      add(Make(dtype, 2, 2, 3, {9, 10}, {2, 3}, {0, 1}, {1, 2}, {2, 1}, false));
-      // 1x1 (pointwise) and a ViT-style 8x8 patch embedding (stride 8).
-      add(Make(dtype, 1, 16, 8, {7, 7}, {1, 1}, {0, 0}, {1, 1}, {1, 1}, true));
-      add(Make(dtype, 1, 3, 64, {32, 32}, {8, 8}, {0, 0}, {8, 8}, {1, 1}, true));
-      // 3-D with everything per dim.
-      add(Make(dtype, 1, 2, 3, {5, 6, 7}, {2, 3, 2}, {1, 0, 1}, {1, 2, 1}, {2, 1, 1}, true));
-      // NULL attribute arrays: pads 0, strides 1, dilations 1.
-      add(Make(dtype, 1, 1, 2, {4, 4, 4}, {1, 1, 1}, {}, {}, {}, false));
-      add(Make(dtype, 1, 3, 2, {6, 5}, {3, 3}, {}, {}, {}, true));
-      // x, w and y in other layouts.
-      Problem strided = Make(dtype, 2, 3, 4, {6, 5}, {3, 2}, {1, 0}, {2, 1}, {1, 1}, true);
-      strided.x_layout = LayoutKind::kTransposed;
-      strided.w_layout = LayoutKind::kOffset;
-      strided.y_layout = LayoutKind::kPadded;
-      add(strided);
-      Problem views = Make(dtype, 1, 2, 3, {9, 10}, {2, 3}, {0, 1}, {1, 2}, {2, 1}, false);
-      views.x_layout = LayoutKind::kView;
-      views.w_layout = LayoutKind::kTransposed;
-      views.y_layout = LayoutKind::kView;
-      add(views);
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

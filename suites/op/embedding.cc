@@ -83,47 +83,7 @@ struct EmbeddingOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, INFINI_DTYPE_I64, {3, 4}, 11, 6));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, {3, 4}, 11, 6));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, INFINI_DTYPE_I64, {3, 4}, 11, 6); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Lookup {
-      Shape indices;
-      size_t vocab, dim;
-    };
-    // One 0-D index, one token, a prime count of tokens, (batch, tokens), and 16 tokens of
-    // a 32000-word vocabulary.
-    const Lookup lookups[] = {{{}, 7, 5}, {{1}, 3, 8}, {{7}, 13, 31}, {{3, 5}, 100, 64}, {{16}, 32000, 32}};
-    struct Layouts {
-      LayoutKind output, input, weight;
-    };
-    const Layouts layout_sets[] = {{LayoutKind::kContiguous, LayoutKind::kContiguous, LayoutKind::kTransposed},
-                                   {LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kPadded},
-                                   {LayoutKind::kView, LayoutKind::kFlipped, LayoutKind::kView},
-                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (infiniDtype_t index_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {
-        for (const Lookup &l : lookups) problems.push_back(Make(dtype, index_dtype, l.indices, l.vocab, l.dim));
-      }
-      for (const Layouts &l : layout_sets) {
-        Problem p = Make(dtype, INFINI_DTYPE_I32, {3, 5}, 100, 64);
-        p.output_layout = l.output;
-        p.input_layout = l.input;
-        p.weight_layout = l.weight;
-        problems.push_back(p);
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -164,55 +164,7 @@ struct KVCachingOp {
     return Make(dtype, length_dtype, 2, 10, 2, 8, {0, 8, 3});
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
-    problems.push_back(Default(INFINI_DTYPE_F32, INFINI_DTYPE_I32));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Geometry {
-      size_t kv_heads, max_seq_len, new_len, head_dim;
-      std::vector<int64_t> past;
-    };
-    const Geometry geometries[] = {
-        {2, 16, 1, 8, {0, 15, 7, 8}},        // decode: the first and the last position, neighbours
-        {3, 20, 5, 16, {15, 0}},             // a prefill chunk ending at the cache's end, one from 0
-        {1, 8, 3, 1, {4}},                   // head_dim 1
-        {2, 6, 6, 4, {0}},                   // a prompt filling the whole cache
-        {4, 33, 7, 64, {26, 0, 11}},         // odd sizes, the last chunk ends at 33
-        {8, 64, 4, 128, {60, 13}},           // Llama-3's 8 kv heads of 128
-    };
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (infiniDtype_t length_dtype : {INFINI_DTYPE_I32, INFINI_DTYPE_I64}) {
-        for (const Geometry &g : geometries) {
-          problems.push_back(Make(dtype, length_dtype, g.kv_heads, g.max_seq_len, g.new_len, g.head_dim, g.past));
-        }
-      }
-      struct Layouts {
-        CacheLayout cache;
-        EntryLayout kv;
-      };
-      const Layouts layout_sets[] = {{CacheLayout::kContiguous, EntryLayout::kTokenMajor},
-                                     {CacheLayout::kPositionMajor, EntryLayout::kQkvSlice},
-                                     {CacheLayout::kSpareRows, EntryLayout::kContiguous},
-                                     {CacheLayout::kPadded, EntryLayout::kDimStrided},
-                                     {CacheLayout::kView, EntryLayout::kFlipped}};
-      for (const Geometry &g : {geometries[1], geometries[4]}) {
-        for (const Layouts &l : layout_sets) {
-          Problem p = Make(dtype, INFINI_DTYPE_I64, g.kv_heads, g.max_seq_len, g.new_len, g.head_dim, g.past);
-          p.cache_layout = l.cache;
-          p.kv_layout = l.kv;
-          problems.push_back(p);
-        }
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

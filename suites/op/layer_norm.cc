@@ -101,57 +101,7 @@ struct LayerNormOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, {4, 5}));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F32, {4, 5}, false));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    // A 1-D input (0-D std deviation), a matrix of primes, (batch, tokens, width), LLM hidden.
-    const std::vector<Shape> shapes = {{5}, {7, 31}, {2, 5, 96}, {3, 4096}};
-    struct Layouts {
-      LayoutKind out, in, std;
-    };
-    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kView, LayoutKind::kPadded},
-                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kOffset},
-                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kFlipped}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (const Shape &shape : shapes) {
-        problems.push_back(Make(dtype, shape, true));
-        problems.push_back(Make(dtype, shape, false));
-      }
-      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 96}}) {
-        for (size_t l = 0; l < std::size(layout_sets); ++l) {
-          Problem p = Make(dtype, shape, l == 0);
-          p.out_layout = layout_sets[l].out;
-          p.in_layout = layout_sets[l].in;
-          p.std_layout = layout_sets[l].std;
-          problems.push_back(p);
-        }
-      }
-      Problem ordinary = Make(dtype, {3, 4096});
-      ordinary.small_variance = false;
-      problems.push_back(ordinary);
-      // No bias descriptor, and a non-NULL bias pointer all the same (OP-LAYERNORM-4).
-      for (const Shape &shape : {Shape{7, 31}, Shape{3, 4096}}) {
-        Problem junk = Make(dtype, shape, false);
-        junk.junk_bias_pointer = true;
-        problems.push_back(junk);
-      }
-    }
-    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
-    for (size_t length : kBlockStraddlingLengths) {
-      problems.push_back(Make(INFINI_DTYPE_F32, {RowsOfLength(length), length}, true));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -176,52 +176,7 @@ struct MRoPEOp {
     return Make(dtype, INFINI_DTYPE_I64, 5, 2, 1, 16, 12, {1, 2, 3}, interleaved);
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Small(dtype));
-    }
-    problems.push_back(Small(INFINI_DTYPE_F32, /*interleaved=*/true));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Geometry {
-      size_t tokens, q_heads, k_heads, head_size;
-      int rotary_dim;
-      std::array<int, 3> sections;
-      bool interleaved, per_axis;
-      infiniDtype_t pos_dtype;
-    };
-    const Geometry geometries[] = {
-        {9, 4, 2, 128, 128, {16, 24, 24}, false, true, INFINI_DTYPE_I64},  // Qwen2-VL
-        {9, 4, 2, 128, 128, {24, 20, 20}, true, true, INFINI_DTYPE_I32},   // Qwen3-VL, interleaved
-        {5, 2, 1, 64, 32, {4, 6, 6}, false, true, INFINI_DTYPE_I32},       // half the head rotated
-        {5, 2, 1, 64, 32, {4, 6, 6}, true, true, INFINI_DTYPE_I64},
-        {7, 3, 3, 12, 12, {1, 2, 3}, false, true, INFINI_DTYPE_I64},       // uneven sections, w the longest
-        {7, 3, 3, 12, 12, {1, 2, 3}, true, true, INFINI_DTYPE_I32},
-        {6, 2, 2, 16, 16, {2, 3, 3}, false, false, INFINI_DTYPE_I64},      // text: one position row
-        {1, 1, 3, 8, 6, {1, 1, 1}, true, true, INFINI_DTYPE_I32},          // one token, more k heads than q
-    };
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (const Geometry &g : geometries) {
-        Problem p = Make(dtype, g.pos_dtype, g.tokens, g.q_heads, g.k_heads, g.head_size, g.rotary_dim, g.sections,
-                         g.interleaved);
-        p.per_axis = g.per_axis;
-        problems.push_back(p);
-      }
-      for (const Geometry &g : {geometries[0], geometries[3]}) {
-        Problem p = Make(dtype, g.pos_dtype, g.tokens, g.q_heads, g.k_heads, g.head_size, g.rotary_dim, g.sections,
-                         g.interleaved);
-        p.views = true;
-        problems.push_back(p);
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -68,59 +68,7 @@ struct PagedAttentionOp {
     return Make(dtype, INFINI_DTYPE_I64, "default", {5, 20}, 4, 2, 64, 16, 0.2, alibi);
   }
 
-  static std::vector<Problem> ConformanceProblems() { return {Default(INFINI_DTYPE_F16), Default(INFINI_DTYPE_BF16)}; }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
-
-  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
-    // 1, block_size, block_size + 1, ending inside a third block, 2·block_size, inside a first.
-    const std::vector<int64_t> edges = {1, 16, 17, 43, 32, 9};
-    Problem large = Make(dtype, INFINI_DTYPE_I64, "large_logits", {40, 64}, 4, 2, 128, 16, 4.0);
-    large.q_min = 1.0;
-    large.q_max = 2.0;
-    Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, 4, 1, 576, 16, 0.07);
-    mla.value_size = 512;
-    // 48 keys fill three blocks and the row's three entries; 32 leave one entry unused.
-    Problem full = Make(dtype, INFINI_DTYPE_I32, "length_at_table_end", {48, 17, 32}, 4, 2, 64, 16, 0.2);
-    full.full_table = true;
-    return {
-        Make(dtype, INFINI_DTYPE_I64, "length_edges", edges, 8, 2, 64, 16, 0.2),
-        Make(dtype, INFINI_DTYPE_I32, "gqa_alibi", edges, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
-        Make(dtype, INFINI_DTYPE_U32, "mha", {37, 5, 64}, 4, 4, 128, 16, 0.15),
-        Make(dtype, INFINI_DTYPE_I64, "mqa_alibi", {50, 17, 8}, 8, 1, 64, 8, 0.25, AlibiUse::kSlopes),
-        Make(dtype, INFINI_DTYPE_I32, "group2_bs32", {70, 33, 31}, 4, 2, 128, 32, 0.12),
-        large,
-        Make(dtype, INFINI_DTYPE_I32, "long_context", {1000}, 4, 1, 128, 16, 0.15),
-        mla,
-        Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, 4, 2, 64, 16, 0.2, AlibiUse::kNoneJunkPointer),
-        full,
-    };
-  }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Layouts {
-      QueryLayout q, out;
-      CacheLayout pool;
-    };
-    const Layouts layout_sets[] = {{QueryLayout::kQkvSlice, QueryLayout::kContiguous, CacheLayout::kPositionMajor},
-                                   {QueryLayout::kPadded, QueryLayout::kPadded, CacheLayout::kSpareRows},
-                                   {QueryLayout::kFlipped, QueryLayout::kFlipped, CacheLayout::kPadded},
-                                   {QueryLayout::kView, QueryLayout::kView, CacheLayout::kView},
-                                   {QueryLayout::kOffset, QueryLayout::kOffset, CacheLayout::kContiguous}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      const std::vector<Problem> scenarios = Scenarios(dtype);
-      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
-      for (const Layouts &l : layout_sets) {
-        Problem p = scenarios[1];  // gqa_alibi
-        p.q_layout = l.q;
-        p.out_layout = l.out;
-        p.pool_layout = l.pool;
-        problems.push_back(p);
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

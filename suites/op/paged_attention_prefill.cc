@@ -65,62 +65,7 @@ struct PagedAttentionPrefillOp {
     return Make(dtype, INFINI_DTYPE_I64, "default", {5, 20}, {5, 3}, 4, 2, 64, 16, 0.2, alibi);
   }
 
-  static std::vector<Problem> ConformanceProblems() { return {Default(INFINI_DTYPE_F16), Default(INFINI_DTYPE_BF16)}; }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
-
-  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
-    // One query alone; a first chunk of block_size + 1; 7 queries after 33 keys (from inside
-    // a third block); 16 after a whole block (the chunk fills the second block exactly).
-    const std::vector<int64_t> keys = {1, 17, 40, 32}, queries = {1, 17, 7, 16};
-    Problem large = Make(dtype, INFINI_DTYPE_I64, "large_logits", {40, 64}, {8, 3}, 4, 2, 128, 16, 4.0);
-    large.q_min = 1.0;
-    large.q_max = 2.0;
-    Problem mla = Make(dtype, INFINI_DTYPE_I64, "mla", {20, 33}, {4, 33}, 4, 1, 576, 16, 0.07);
-    mla.value_size = 512;
-    // A chunk of 16 ending at key 48, which fills the row's three blocks and entries.
-    Problem full = Make(dtype, INFINI_DTYPE_I32, "chunk_at_table_end", {48, 20}, {16, 4}, 4, 2, 64, 16, 0.2);
-    full.full_table = true;
-    return {
-        Make(dtype, INFINI_DTYPE_I32, "packed_chunks", keys, queries, 8, 2, 64, 16, 0.2),
-        Make(dtype, INFINI_DTYPE_I64, "packed_alibi", keys, queries, 8, 2, 64, 16, 0.2, AlibiUse::kSlopes),
-        Make(dtype, INFINI_DTYPE_U32, "one_query_each", {43, 16, 1}, {1, 1, 1}, 4, 2, 64, 16, 0.2),
-        // 29 queries from slot 13 of the first block to slot 9 of the third.
-        Make(dtype, INFINI_DTYPE_I64, "chunk_inside_blocks", {42}, {29}, 4, 4, 128, 16, 0.15),
-        Make(dtype, INFINI_DTYPE_I32, "mqa_alibi", {50, 20}, {10, 20}, 8, 1, 64, 8, 0.25, AlibiUse::kSlopes),
-        large,
-        Make(dtype, INFINI_DTYPE_I64, "long_chunk", {400}, {200}, 4, 1, 64, 16, 0.2),
-        mla,
-        Make(dtype, INFINI_DTYPE_I64, "junk_alibi_pointer", {17, 5}, {3, 5}, 4, 2, 64, 16, 0.2,
-             AlibiUse::kNoneJunkPointer),
-        full,
-    };
-  }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Layouts {
-      QueryLayout q, out;
-      CacheLayout pool;
-    };
-    const Layouts layout_sets[] = {{QueryLayout::kQkvSlice, QueryLayout::kContiguous, CacheLayout::kPositionMajor},
-                                   {QueryLayout::kPadded, QueryLayout::kPadded, CacheLayout::kSpareRows},
-                                   {QueryLayout::kFlipped, QueryLayout::kFlipped, CacheLayout::kPadded},
-                                   {QueryLayout::kView, QueryLayout::kView, CacheLayout::kView},
-                                   {QueryLayout::kOffset, QueryLayout::kOffset, CacheLayout::kContiguous}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      const std::vector<Problem> scenarios = Scenarios(dtype);
-      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
-      for (const Layouts &l : layout_sets) {
-        Problem p = scenarios[1];  // packed_alibi
-        p.q_layout = l.q;
-        p.out_layout = l.out;
-        p.pool_layout = l.pool;
-        problems.push_back(p);
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

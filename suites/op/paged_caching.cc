@@ -119,17 +119,6 @@ struct PagedCachingProblem : Param<PagedCachingProblem> {
   }
 };
 
-// The slots of tokens at positions [first, first + count) of one sequence whose logical
-// blocks sit in the pool's blocks `blocks` (blocks[i] holds positions [i·bs, (i + 1)·bs)).
-std::vector<int64_t> SequenceSlots(const std::vector<int64_t> &blocks, int64_t block_size, int64_t first,
-                                   int64_t count) {
-  std::vector<int64_t> slots;
-  for (int64_t position = first; position < first + count; ++position) {
-    slots.push_back(blocks.at(static_cast<size_t>(position / block_size)) * block_size + position % block_size);
-  }
-  return slots;
-}
-
 struct PagedCachingOp {
   using Problem = PagedCachingProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
@@ -178,60 +167,7 @@ struct PagedCachingOp {
   // Three tokens: block 2's second slot, block 1's first, and a padding token.
   static Problem Default(infiniDtype_t dtype) { return Make(dtype, "default", {9, 4, -1}, 2, 8, 8, 4, 4); }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16}) problems.push_back(Default(dtype));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Default(dtype); }
-
-  static std::vector<Problem> Scenarios(infiniDtype_t dtype) {
-    std::vector<int64_t> reversed = SequenceSlots({4, 1, 3}, 4, 0, 9);
-    std::reverse(reversed.begin(), reversed.end());
-    return {
-        // Four sequences decoding: the pool's last slot, a block's first, two in between.
-        Make(dtype, "decode", {23, 4, 17, 2}, 2, 8, 8, 6, 4),
-        // block_size + 1 tokens of one sequence in blocks 5 then 2: slot 23 ends block 5, 8 starts block 2.
-        Make(dtype, "two_blocks_reversed", SequenceSlots({5, 2}, 4, 0, 5), 2, 16, 16, 7, 4),
-        // 2·block_size + 1 tokens in blocks 4, 1, 3, listed from the last token to the first.
-        Make(dtype, "tokens_backwards", reversed, 3, 8, 8, 6, 4),
-        // Padding among the pool's first and last slots and a block's both ends.
-        Make(dtype, "padding", {-1, 31, 0, -1, 8, 15}, 1, 4, 4, 4, 8),
-        // MLA: k and v head dims differ.
-        Make(dtype, "mla", {47, 16, 5}, 1, 24, 16, 3, 16),
-        // A block of one slot: every slot is its block.
-        Make(dtype, "one_slot_blocks", {4, 0, 2}, 3, 8, 8, 5, 1),
-        // A prefill chunk continuing inside a block: positions 13..29 in blocks 3, 1 (Llama-3's 8 heads of 128).
-        Make(dtype, "chunk_inside_block", SequenceSlots({3, 1}, 16, 13, 17), 8, 128, 128, 5, 16),
-    };
-  }
-
-  static std::vector<Problem> AccuracyProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      const std::vector<Problem> scenarios = Scenarios(dtype);
-      problems.insert(problems.end(), scenarios.begin(), scenarios.end());
-      struct Layouts {
-        CacheLayout pool;
-        TokenLayout kv;
-      };
-      const Layouts layout_sets[] = {{CacheLayout::kContiguous, TokenLayout::kQkvSlice},
-                                     {CacheLayout::kPositionMajor, TokenLayout::kContiguous},
-                                     {CacheLayout::kSpareRows, TokenLayout::kPadded},
-                                     {CacheLayout::kPadded, TokenLayout::kDimStrided},
-                                     {CacheLayout::kView, TokenLayout::kFlipped}};
-      for (const Problem &base : {scenarios[2], scenarios[4]}) {
-        for (const Layouts &l : layout_sets) {
-          Problem p = base;
-          p.pool_layout = l.pool;
-          p.kv_layout = l.kv;
-          problems.push_back(p);
-        }
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

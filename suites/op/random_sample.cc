@@ -130,57 +130,8 @@ struct RandomSampleOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, INFINI_DTYPE_I64, 100, {0.5f, 0.9f, 20, 1.0f}));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, 100, {0.0f, 0.9f, 20, 1.0f}));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) {
     return Make(dtype, INFINI_DTYPE_I64, 100, {0.5f, 0.9f, 20, 1.0f});
-  }
-
-  static std::vector<Problem> AccuracyProblems() {
-    const auto &draws = kSamplingDraws;
-    const auto &argmax = kArgmaxTriggers;
-    const LayoutKind layouts[] = {LayoutKind::kContiguous, LayoutKind::kPadded, LayoutKind::kFlipped,
-                                  LayoutKind::kOffset};
-    // Every integer dtype takes its turn as the result, where it can hold n - 1.
-    const infiniDtype_t result_dtypes[] = {INFINI_DTYPE_I64, INFINI_DTYPE_I32, INFINI_DTYPE_U32, INFINI_DTYPE_I16,
-                                           INFINI_DTYPE_I8,  INFINI_DTYPE_U8,  INFINI_DTYPE_U16, INFINI_DTYPE_U64};
-    std::vector<Problem> problems;
-    size_t turn = 0;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      auto add = [&](size_t n, const Sampling &s) {
-        infiniDtype_t result_dtype = result_dtypes[turn % std::size(result_dtypes)];
-        if (static_cast<double>(n - 1) > IntegerMax(result_dtype)) result_dtype = INFINI_DTYPE_I32;
-        problems.push_back(Make(dtype, result_dtype, n, s, layouts[turn % std::size(layouts)]));
-        ++turn;
-      };
-      // Two logits, a prime count, a thousand, and an LLM vocabulary of 32000.
-      for (size_t n : {size_t{2}, size_t{7}, size_t{1000}}) {
-        for (const Sampling &s : draws) add(n, s);
-        for (const Sampling &s : argmax) add(n, s);
-      }
-      add(32000, draws[0]);
-      add(32000, draws[1]);
-      add(32000, argmax[0]);
-      // topk above 1024, and topk >= n, where ranks past 1024 carry weight.
-      for (const Sampling &s : {Sampling{0.5f, 1.0f, 2000, 1.0f}, Sampling{0.5f, 1.0f, 1000000, 1.0f}}) {
-        add(4097, s);
-        problems.back().heavy_tail = true;
-      }
-    }
-    // Vocabularies straddling the kernels' block sizes, F32 only: argmax, the winner last.
-    for (size_t n : kBlockStraddlingLengths) {
-      Problem p = Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, n, argmax[0]);
-      p.top_last = true;
-      problems.push_back(p);
-    }
-    return problems;
   }
 
   static std::vector<BadDescriptor> BadDescriptors() {

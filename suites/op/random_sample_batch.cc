@@ -155,53 +155,8 @@ struct RandomSampleBatchOp {
   // Two draws whose answers part on most scores (kSamplingDraws[0] and [1] land on the same
   // rank too often to tell apart).
   static std::vector<Sampling> TwoDraws() { return {kSamplingDraws[0], kSamplingDraws[3]}; }
-  // Draws and argmax triggers side by side: each row's own rule.
-  static std::vector<Sampling> Mixed() {
-    return {kSamplingDraws[1], kArgmaxTriggers[0], kSamplingDraws[2], kArgmaxTriggers[1], kSamplingDraws[4],
-            kArgmaxTriggers[2], kSamplingDraws[3], kArgmaxTriggers[3]};
-  }
-  static std::vector<Sampling> EveryDraw() { return {std::begin(kSamplingDraws), std::end(kSamplingDraws)}; }
-
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, INFINI_DTYPE_I64, 100, TwoDraws(), "two_draws"));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I32, 100, Mixed(), "mixed"));
-    return problems;
-  }
 
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, INFINI_DTYPE_I64, 100, TwoDraws(), "two_draws"); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    const LayoutKind layouts[] = {LayoutKind::kContiguous, LayoutKind::kPadded, LayoutKind::kFlipped,
-                                  LayoutKind::kTransposed, LayoutKind::kOffset};
-    // Every integer dtype takes its turn as the result, where it can hold n - 1.
-    const infiniDtype_t result_dtypes[] = {INFINI_DTYPE_I64, INFINI_DTYPE_I32, INFINI_DTYPE_U32, INFINI_DTYPE_I16,
-                                           INFINI_DTYPE_I8,  INFINI_DTYPE_U8,  INFINI_DTYPE_U16, INFINI_DTYPE_U64};
-    std::vector<Problem> problems;
-    size_t turn = 0;
-    auto add = [&](infiniDtype_t dtype, size_t n, std::vector<Sampling> rows, std::string name) -> Problem & {
-      infiniDtype_t result_dtype = result_dtypes[turn % std::size(result_dtypes)];
-      if (static_cast<double>(n - 1) > IntegerMax(result_dtype)) result_dtype = INFINI_DTYPE_I32;
-      problems.push_back(Make(dtype, result_dtype, n, std::move(rows), std::move(name), layouts[turn % std::size(layouts)]));
-      ++turn;
-      return problems.back();
-    };
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      add(dtype, 7, {kSamplingDraws[1]}, "one_row");
-      add(dtype, 1000, TwoDraws(), "two_draws");
-      add(dtype, 1000, EveryDraw(), "every_draw");
-      add(dtype, 1000, Mixed(), "mixed").strided_result = true;
-      add(dtype, 1000, EveryDraw(), "every_draw").arrays_rewritten = true;
-    }
-    // An LLM vocabulary, and topk above 1024 and >= n where ranks past 1024 carry weight.
-    add(INFINI_DTYPE_F32, 32000, TwoDraws(), "two_draws");
-    add(INFINI_DTYPE_F32, 4097, {{0.5f, 1.0f, 2000, 1.0f}, {0.5f, 1.0f, 1000000, 1.0f}, kSamplingDraws[0]},
-        "topk_2000_and_past_n")
-        .heavy_tail = true;
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -84,48 +84,7 @@ struct RearrangeOp {
     return p;
   }
 
-  // Plain layouts: the in-place cases copy a tensor onto itself (same layout).
-  static std::vector<Problem> ConformanceProblems() {
-    return {Make(INFINI_DTYPE_F32, {4, 5}), Make(INFINI_DTYPE_F16, {4, 5}), Make(INFINI_DTYPE_I64, {4, 5}),
-            Make(INFINI_DTYPE_C128, {4, 5})};
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    using L = LayoutKind;
-    struct Copy {
-      Shape shape;
-      LayoutKind dst, src;
-    };
-    // Size-1 dims carrying strides no row-major layout gives them (layouts.h kUnitOddStrides)
-    // take nothing away: a kernel must not read a step or an extent into them.
-    const Copy basic[] = {{{7, 31}, L::kContiguous, L::kContiguous},
-                          {{7, 31}, L::kContiguous, L::kTransposed},
-                          {{2, 3, 5, 7}, L::kPadded, L::kContiguous},
-                          {{1, 6, 7}, L::kContiguous, L::kUnitOddStrides}};
-    // A scalar, one element, a reversed vector, the other transpose, padded rows into a
-    // view, a broadcast row into every token of an LLM hidden state, heads into a padded
-    // (KV cache-like) layout, a transposed source into a destination walked backwards, size-1
-    // dims with odd strides first, inside and last, on either side.
-    const Copy wide[] = {{{}, L::kContiguous, L::kContiguous},    {{1}, L::kContiguous, L::kContiguous},
-                         {{13}, L::kContiguous, L::kFlipped},     {{7, 31}, L::kTransposed, L::kContiguous},
-                         {{2, 3, 5, 7}, L::kView, L::kPadded},    {{3, 4096}, L::kContiguous, L::kBroadcastFirst},
-                         {{32, 128}, L::kPadded, L::kOffset},     {{7, 31}, L::kFlipped, L::kTransposed},
-                         {{4, 1, 5}, L::kUnitOddStrides, L::kContiguous},
-                         {{1, 1, 33}, L::kContiguous, L::kUnitOddStrides},
-                         {{1, 3, 1, 7, 1}, L::kUnitOddStrides, L::kUnitOddStrides},
-                         {{2, 1, 7, 5}, L::kTransposed, L::kUnitOddStrides}};
-    const std::vector<infiniDtype_t> wide_dtypes = {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32,
-                                                    INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : EveryDtype()) {
-      for (const Copy &c : basic) problems.push_back(Make(dtype, c.shape, c.dst, c.src));
-      if (std::find(wide_dtypes.begin(), wide_dtypes.end(), dtype) == wide_dtypes.end()) continue;
-      for (const Copy &c : wide) problems.push_back(Make(dtype, c.shape, c.dst, c.src));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

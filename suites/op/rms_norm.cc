@@ -88,54 +88,7 @@ struct RmsNormOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, dtype, {4, 5}));
-    }
-    problems.push_back(Make(INFINI_DTYPE_F16, INFINI_DTYPE_F32, {4, 5}));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, dtype, {4, 5}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    const std::pair<infiniDtype_t, infiniDtype_t> dtype_pairs[] = {
-        {INFINI_DTYPE_F16, INFINI_DTYPE_F16},  {INFINI_DTYPE_F16, INFINI_DTYPE_F32},
-        {INFINI_DTYPE_BF16, INFINI_DTYPE_BF16}, {INFINI_DTYPE_BF16, INFINI_DTYPE_F32},
-        {INFINI_DTYPE_F32, INFINI_DTYPE_F32},  {INFINI_DTYPE_F64, INFINI_DTYPE_F64}};
-    // A row of 1, a prime, a matrix of primes, (batch, tokens, head dim), LLM hidden 4096.
-    const std::vector<Shape> shapes = {{1}, {13}, {7, 31}, {2, 5, 128}, {3, 4096}};
-    struct Layouts {
-      LayoutKind y, x, w;
-    };
-    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kPadded, LayoutKind::kContiguous},
-                                   {LayoutKind::kView, LayoutKind::kOffset, LayoutKind::kPadded},
-                                   {LayoutKind::kContiguous, LayoutKind::kTransposed, LayoutKind::kOffset},
-                                   {LayoutKind::kFlipped, LayoutKind::kContiguous, LayoutKind::kContiguous}};
-    std::vector<Problem> problems;
-    for (const auto &[dtype, w_dtype] : dtype_pairs) {
-      for (const Shape &shape : shapes) problems.push_back(Make(dtype, w_dtype, shape));
-      for (const Shape &shape : {Shape{7, 31}, Shape{2, 5, 128}}) {
-        for (const Layouts &l : layout_sets) {
-          Problem p = Make(dtype, w_dtype, shape);
-          p.y_layout = l.y;
-          p.x_layout = l.x;
-          p.w_layout = l.w;
-          problems.push_back(p);
-        }
-      }
-      Problem ordinary = Make(dtype, w_dtype, {3, 4096});
-      ordinary.small_rms = false;
-      ordinary.epsilon = 1e-6;
-      problems.push_back(ordinary);
-    }
-    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
-    for (size_t length : kBlockStraddlingLengths) {
-      problems.push_back(Make(INFINI_DTYPE_F32, INFINI_DTYPE_F32, {RowsOfLength(length), length}));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -149,60 +149,7 @@ struct RopeOp {
     return Make(dtype, INFINI_DTYPE_I32, 0, 5, 3, 8, 11, algo);
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Small(dtype));
-    }
-    problems.push_back(Small(INFINI_DTYPE_F32, INFINIOP_ROPE_ALGO_GPT_NEOX));
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Small(dtype); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    struct Geometry {
-      size_t batch, seq, nhead, dhead, table_len;
-      bool batched_positions, random_positions;
-      infiniDtype_t pos_dtype;
-    };
-    // One token and one pair; primes; an LLM layer (32 heads of 128) decoding 7 tokens at
-    // random positions of a 4096-entry table; 4-D with positions per batch or shared; a
-    // 2-head prompt with positions 0..seq-1.
-    const Geometry geometries[] = {
-        {0, 1, 1, 2, 1, false, false, INFINI_DTYPE_U8},     {0, 13, 3, 6, 29, false, true, INFINI_DTYPE_I32},
-        {0, 7, 32, 128, 4096, false, true, INFINI_DTYPE_I64}, {2, 3, 4, 64, 50, true, true, INFINI_DTYPE_I32},
-        {2, 5, 2, 16, 5, false, false, INFINI_DTYPE_U32},      {0, 16, 2, 32, 16, false, false, INFINI_DTYPE_I16},
-    };
-    struct Layouts {
-      LayoutKind y, x, tables;
-    };
-    const Layouts layout_sets[] = {{LayoutKind::kPadded, LayoutKind::kView, LayoutKind::kContiguous},
-                                   {LayoutKind::kView, LayoutKind::kTransposed, LayoutKind::kPadded},
-                                   {LayoutKind::kOffset, LayoutKind::kPadded, LayoutKind::kTransposed}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (int algo : {INFINIOP_ROPE_ALGO_GPT_J, INFINIOP_ROPE_ALGO_GPT_NEOX}) {
-        for (const Geometry &g : geometries) {
-          Problem p = Make(dtype, g.pos_dtype, g.batch, g.seq, g.nhead, g.dhead, g.table_len, algo);
-          p.batched_positions = g.batched_positions;
-          p.random_positions = g.random_positions;
-          problems.push_back(p);
-        }
-        // The layout sets also take the remaining position dtypes (the table has 11 rows).
-        const infiniDtype_t pos_dtypes[] = {INFINI_DTYPE_I8, INFINI_DTYPE_U16, INFINI_DTYPE_U64};
-        for (size_t l = 0; l < std::size(layout_sets); ++l) {
-          Problem p = Small(dtype, algo);
-          p.pos_dtype = pos_dtypes[l];
-          p.y_layout = layout_sets[l].y;
-          p.x_layout = layout_sets[l].x;
-          p.table_layout = layout_sets[l].tables;
-          problems.push_back(p);
-        }
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

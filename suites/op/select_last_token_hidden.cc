@@ -82,28 +82,7 @@ struct SelectLastTokenHiddenOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, 1, 6, 8, {2, 1, 3}));
-    }
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 1, 6, 8, {2, 1, 3}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, 1, 1, 16, {1}));                 // one request of one token
-      problems.push_back(Make(dtype, 1, 9, 33, {1, 1, 1, 1}));        // decode: unused tokens after them
-      problems.push_back(Make(dtype, 1, 24, 64, {5, 1, 7, 3, 8}));    // unequal lengths, the last ends the batch
-      problems.push_back(Make(dtype, 2, 8, 32, {3, 9, 1, 2}));        // requests crossing into batch row 1
-      problems.push_back(Make(dtype, 4, 5, 128, {20}));               // one request over every batch row
-    }
-    problems.push_back(Make(INFINI_DTYPE_F32, 1, 4096, 4096, {1000, 1, 2047, 1048}));  // LLM hidden 4096
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -93,39 +93,7 @@ struct SiluAndMulOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, {4, 5}));
-    }
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, {4, 5}); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    // d of 1, a prime, (batch, tokens, d), an FFN width (Llama-2-7B's 11008).
-    const std::vector<Shape> shapes = {{1, 1}, {13}, {7, 31}, {2, 5, 128}, {3, 11008}};
-    // Layouts with a unit stride along the row (OP-SILUANDMUL-4 lets a backend refuse others).
-    const std::pair<LayoutKind, LayoutKind> layout_pairs[] = {{LayoutKind::kPadded, LayoutKind::kPadded},
-                                                              {LayoutKind::kView, LayoutKind::kOffset},
-                                                              {LayoutKind::kContiguous, LayoutKind::kFlipped}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F32, INFINI_DTYPE_F64}) {
-      for (const Shape &shape : shapes) problems.push_back(Make(dtype, shape));
-      for (const auto &[output_layout, input_layout] : layout_pairs) {
-        Problem p = Make(dtype, {7, 31});
-        p.output_layout = output_layout;
-        p.input_layout = input_layout;
-        problems.push_back(p);
-      }
-    }
-    // Rows straddling the kernels' block sizes (common/row_lengths.h), F32 only.
-    for (size_t length : kBlockStraddlingLengths) {
-      problems.push_back(Make(INFINI_DTYPE_F32, {RowsOfLength(length), length}));
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

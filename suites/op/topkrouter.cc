@@ -106,44 +106,7 @@ struct TopkrouterOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, 5, 8));
-    }
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 5, 8); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (size_t topk : {size_t{2}, size_t{8}, size_t{32}}) problems.push_back(Make(dtype, 6, topk));
-      problems.push_back(Make(dtype, 33, 8));                       // rows split unevenly across threads
-      problems.push_back(Make(dtype, 4, kRoutedExperts));           // every expert
-      problems.push_back(Make(dtype, 6, 8, RouterRows::kRandom, 1.5f));
-      problems.push_back(Make(dtype, 8, 8, RouterRows::kTies));
-      problems.push_back(Make(dtype, 8, 32, RouterRows::kTies));
-      problems.push_back(Make(dtype, 6, 8, RouterRows::kLarge));
-      problems.push_back(Make(dtype, 6, 8, RouterRows::kNegativeBias));
-      problems.push_back(Make(dtype, 6, 32, RouterRows::kNegativeBias));
-      problems.push_back(Make(dtype, 6, 8, RouterRows::kFaint));
-      // Rows of x with gaps, misaligned, walked backwards, one row for every token; a misaligned bias.
-      const std::pair<LayoutKind, LayoutKind> layouts[] = {{LayoutKind::kPadded, LayoutKind::kContiguous},
-                                                           {LayoutKind::kOffset, LayoutKind::kOffset},
-                                                           {LayoutKind::kView, LayoutKind::kContiguous},
-                                                           {LayoutKind::kFlipped, LayoutKind::kOffset},
-                                                           {LayoutKind::kBroadcastFirst, LayoutKind::kContiguous}};
-      for (const auto &[x_layout, bias_layout] : layouts) {
-        Problem p = Make(dtype, 6, 8);
-        p.x_layout = x_layout;
-        p.bias_layout = bias_layout;
-        problems.push_back(p);
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

@@ -99,52 +99,7 @@ struct TopksoftmaxOp {
     return p;
   }
 
-  static std::vector<Problem> ConformanceProblems() {
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : {INFINI_DTYPE_F32, INFINI_DTYPE_F16, INFINI_DTYPE_BF16, INFINI_DTYPE_F64}) {
-      problems.push_back(Make(dtype, 5, 64, 4, 1));
-    }
-    return problems;
-  }
-
   static Problem ProbeProblem(infiniDtype_t dtype) { return Make(dtype, 5, 64, 4, 1); }
-
-  static std::vector<Problem> AccuracyProblems() {
-    // (tokens, experts): token counts that split unevenly across threads.
-    const std::pair<size_t, size_t> shapes[] = {{7, 8}, {6, 16}, {16, 60}, {9, 64}, {5, 128}, {4, 256}};
-    std::vector<Problem> problems;
-    for (infiniDtype_t dtype : AdmittedDtypes()) {
-      for (const auto &[tokens, experts] : shapes) {
-        const size_t widest = std::min<size_t>(experts, 32);
-        const size_t middle = experts <= 16 ? 4 : 8;
-        for (size_t topk : {size_t{1}, size_t{2}, middle, widest}) {
-          for (int norm : {0, 1}) {
-            if (topk == 1 && norm != 0) continue;  // every value 1: nothing to compare
-            problems.push_back(Make(dtype, tokens, experts, topk, norm));
-          }
-        }
-      }
-      // Ties: 3 levels among 8 experts, 16 among 64.
-      problems.push_back(Make(dtype, 12, 8, 2, 1, LogitRows::kTies));
-      problems.push_back(Make(dtype, 12, 8, 2, 0, LogitRows::kTies));
-      problems.push_back(Make(dtype, 10, 64, 1, 0, LogitRows::kTies));
-      problems.push_back(Make(dtype, 10, 64, 8, 0, LogitRows::kTies));
-      problems.push_back(Make(dtype, 10, 64, 8, 1, LogitRows::kTies));
-      // Large logits, with and without norm.
-      problems.push_back(Make(dtype, 7, 8, 2, 0, LogitRows::kLargePositive));
-      problems.push_back(Make(dtype, 9, 64, 8, 1, LogitRows::kLargePositive));
-      problems.push_back(Make(dtype, 4, 256, 8, 0, LogitRows::kLargeNegative));
-      problems.push_back(Make(dtype, 9, 64, 32, 1, LogitRows::kLargeNegative));
-      // Any nonzero norm renormalises.
-      problems.push_back(Make(dtype, 9, 64, 8, 2));
-      // Rows of x with gaps, misaligned, walked backwards, and one row read for every token.
-      for (LayoutKind layout : {LayoutKind::kPadded, LayoutKind::kOffset, LayoutKind::kView, LayoutKind::kFlipped,
-                                LayoutKind::kBroadcastFirst}) {
-        problems.push_back(Make(dtype, 7, 64, 4, 0, LogitRows::kDistinct, layout));
-      }
-    }
-    return problems;
-  }
 
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;

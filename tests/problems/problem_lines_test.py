@@ -14,6 +14,9 @@ usage: problem_lines_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
 3. Bad lines exit 2 naming the line and what is wrong.
 4. A failing case's rerun line (a default run's, through a fault) carries its problem line
    and, pasted, fails that one case again.
+5. Every case file the suite compiles in (suites/op/cases/<subject>.<set>.cases) runs as it
+   is under --cases: its lines declare, in file order, the cases the default run declares
+   from it (accuracy/matches_oracle, or conformance/stream_order for a conformance file).
 """
 import gzip
 import json
@@ -162,10 +165,33 @@ def rerun_line_carries_problem():
     print("rerun line: %s" % rerun, flush=True)
 
 
+def case_files_run_as_given():
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "suites", "op", "cases")
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".cases"))
+    check(len(names) >= 2, "no case files in %s" % folder)
+    modes = ["--mode", "conformance,accuracy"]
+    default_ids = list(listed_cases(["--suite", "op"] + modes))
+    for name in names:
+        subject, case_set = name.split(".")[:2]
+        test = {"accuracy": "accuracy/matches_oracle/", "conformance": "conformance/stream_order/"}.get(case_set)
+        check(test is not None, "%s names no set (accuracy or conformance)" % name)
+        if test is None:
+            continue
+        prefix = "op.%s.%s" % (subject, test)
+        given = [i for i in listed_cases(["--cases", os.path.join(folder, name)] + modes) if i.startswith(prefix)]
+        compiled = [i for i in default_ids if i.startswith(prefix)]
+        check(given and given == compiled,
+              "%s under --cases declares %d %s cases, the default run %d (first apart: %s)"
+              % (name, len(given), test, len(compiled),
+                 next(((g, c) for g, c in zip(given, compiled) if g != c), None)))
+    print("case files: %d run under --cases as the default run reads them" % len(names), flush=True)
+
+
 os.makedirs(WORK, exist_ok=True)
 default_cases_unchanged()
 round_trip()
 example_line_runs()
 bad_lines_refused()
 rerun_line_carries_problem()
+case_files_run_as_given()
 cli_check.finish("problem_lines")

@@ -3,6 +3,9 @@
 // own Problem type, the tensors of a call (TensorSpec), how to call the backend (OpCalls),
 // how to fill inputs, what the fp64 oracle expects, and which problems each mode runs.
 // Everything else (devices, descriptors, canaries, comparison, conformance checks) is common.
+// Which problems the conformance and accuracy cases run is data: the operator's case files,
+// suites/op/cases/<subject>.conformance.cases (one per admitted dtype; the first is the
+// default problem) and <subject>.accuracy.cases (common/case_files.h).
 //
 //   struct GemmOp {
 //     using Problem = GemmProblem;                                  // Param<GemmProblem>
@@ -13,8 +16,6 @@
 //     static void Fill(const Problem &, std::vector<HostTensor> &, Rng &);
 //     static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &);
 //     static double Flops(const Problem &);
-//     static std::vector<Problem> AccuracyProblems();
-//     static std::vector<Problem> ConformanceProblems();            // one per admitted dtype; first is the default
 //     static std::vector<BadDescriptor> BadDescriptors();
 //     static std::vector<infiniDtype_t> AdmittedDtypes();          // of the operator's main tensor
 //     static std::vector<infiniDtype_t> OptionalDtypes();          // optional: of those, the optional ones (F64 if absent)

@@ -4,18 +4,21 @@
 //   INFINICTS_OP_WORKSPACE_CASES(GemmOp)  for operators with Get<X>WorkspaceSize
 //
 // Cases (ids op.<subject>.<mode>/<test>/<param>):
-//   accuracy/matches_oracle/<problem>         every AccuracyProblems() entry against the fp64 oracle
+//   accuracy/matches_oracle/<problem>         every accuracy problem against the fp64 oracle
 //   accuracy/matches_against/<problem>        the same problems against another backend's outputs,
 //                                             only in a side-by-side run (cts/against_outputs.h)
-//   conformance/stream_order|null_stream|reuse|two_streams/<problem>   every ConformanceProblems() entry
-//   conformance/workspace|workspace_refusals/<problem>   every ConformanceProblems() entry
+//   conformance/stream_order|null_stream|reuse|two_streams/<problem>   every conformance problem
+//   conformance/workspace|workspace_refusals/<problem>   every conformance problem
 //   conformance/released_early|destroy_after_compute|device_and_destroy|create_null_pointers|
 //               compute_null_pointers|device_query_null_pointers|destroy_null/<problem>
-//                                             the first ConformanceProblems() entry
-//   conformance/in_place/<problem>/<out>_is_<in>   InPlacePairs() × ConformanceProblems()
+//                                             the first conformance problem
+//   conformance/in_place/<problem>/<out>_is_<in>   InPlacePairs() × conformance problems
 //   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order|overlapping_rows/<variant>
 //                                             BadDescriptors()
 //   conformance/dtype_probe/<dtype>           every dtype of the interface
+// The conformance and accuracy problems are the lines of the operator's case files,
+// suites/op/cases/<subject>.conformance.cases and .accuracy.cases (common/case_files.h), or
+// the lists its family computes from its declaration (common/elementwise.h, axis_ops.h).
 // The cases of invalid input (NULL pointers, refusals, bad descriptors, dtype probes) are
 // declared with INFINICTS_OP_PROBE_P: they run after the others (cts::CaseInput::kInvalid).
 // Under problem lines (cts/ad_hoc_problems.h) every case that takes a problem takes the lines'
@@ -23,11 +26,13 @@
 #pragma once
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "common/case_files.h"
 #include "common/checks.h"
 #include "common/op_case.h"
 #include "common/operator_calls.h"
@@ -45,6 +50,71 @@ inline constexpr size_t kTwoStreamCalls = 4;
 
 inline Rng CaseRng() { return Rng(cts::CaseSeed()); }
 
+// Whether the operator's traits compute its case sets (the elementwise and axis families, from
+// their declarations) rather than read them from its case files.
+template <class Op, class = void>
+struct ComputesCaseSets : std::false_type {};
+template <class Op>
+struct ComputesCaseSets<Op, std::void_t<decltype(Op::ConformanceProblems())>> : std::true_type {};
+
+// What a problem line is parsed onto: a valid problem of the operator, whose fields the line
+// then sets (to their defaults where it names them not), so that what is not a field (a
+// problem type two operators share tells them apart so) is the operator's.
+template <class Op>
+typename Op::Problem SeedProblemOf() {
+  return Op::ProbeProblem(Op::AdmittedDtypes().front());
+}
+
+// The problems of one of the operator's case files (common/case_files.h), in file order. A line
+// that does not parse, or repeats a problem, is an error the suite exits with before any case.
+template <class Op>
+std::vector<typename Op::Problem> CaseFileProblems(const char *set) {
+  std::vector<std::string> errors;
+  std::vector<typename Op::Problem> problems;
+  std::map<std::string, std::string> where_of_name;
+  for (const cts::AdHocProblem &line : CaseFileLines(CompiledCaseFiles(), Op::kSubject, set, &errors)) {
+    try {
+      auto problem = ParseProblemLine(line.line, SeedProblemOf<Op>());
+      Op::Specs(problem);
+      const auto [at, inserted] = where_of_name.emplace(problem.Name(), line.where);
+      if (inserted) problems.push_back(std::move(problem));
+      else errors.push_back(line.where + ": " + line.subject + " " + line.line + ": the problem of " + at->second + " again");
+    } catch (const std::exception &error) {
+      errors.push_back(line.where + ": " + line.subject + " " + line.line + ": " + error.what());
+    }
+  }
+  for (const std::string &error : errors) cts::RecordProblemLinesError(error);
+  return problems;
+}
+
+// The problems of the conformance cases (the first is the default problem of the cases that run
+// once) and of the accuracy cases, in a plain run.
+enum class CaseSet { kConformance, kAccuracy };
+template <class Op, CaseSet kSet>
+const std::vector<typename Op::Problem> &CaseSetOf() {
+  static const std::vector<typename Op::Problem> problems = [] {
+    constexpr bool kConformance = kSet == CaseSet::kConformance;
+    if constexpr (ComputesCaseSets<Op>::value) return kConformance ? Op::ConformanceProblems() : Op::AccuracyProblems();
+    else return CaseFileProblems<Op>(kConformance ? kConformanceSet : kAccuracySet);
+  }();
+  return problems;
+}
+template <class Op>
+const std::vector<typename Op::Problem> &ConformanceProblemsOf() {
+  return CaseSetOf<Op, CaseSet::kConformance>();
+}
+template <class Op>
+const std::vector<typename Op::Problem> &AccuracyProblemsOf() {
+  return CaseSetOf<Op, CaseSet::kAccuracy>();
+}
+// The first conformance problem, or none where its case file is missing (an error already).
+template <class Op>
+std::vector<typename Op::Problem> DefaultProblemOf() {
+  const auto &problems = ConformanceProblemsOf<Op>();
+  if (problems.empty()) return {};
+  return {problems.front()};
+}
+
 // The operator's problems for a kind of case: `compiled` in a plain run; under problem lines,
 // the operator's lines, parsed from its first conformance problem (what is not a field) and
 // checked by building its specs. A line that does not parse is recorded, not run.
@@ -56,7 +126,7 @@ std::vector<typename Op::Problem> ProblemsOf(std::vector<typename Op::Problem> c
   std::vector<typename Op::Problem> problems;
   const std::vector<cts::AdHocProblem> lines = cts::AdHocProblemsFor(Op::kSubject);
   if (lines.empty()) return problems;
-  const typename Op::Problem seed = Op::ConformanceProblems().front();
+  const typename Op::Problem seed = SeedProblemOf<Op>();
   std::set<std::string> names;  // two lines of one problem (eps=1e-5, eps=0.00001) make one case
   for (const cts::AdHocProblem &line : lines) {
     try {
@@ -75,10 +145,12 @@ template <class Op>
 const FuzzedOperator &FuzzedOperatorOf() {
   static const FuzzedOperator op = [] {
     FuzzedOperator made;
-    for (const auto &problem : Op::AccuracyProblems()) made.corpus.push_back(FieldTextsOf(problem));
-    for (const auto &problem : Op::ConformanceProblems()) made.corpus.push_back(FieldTextsOf(problem));
-    const typename Op::Problem seed = Op::ConformanceProblems().front();
-    made.plain = FieldTextsOf(seed);
+    for (const auto &problem : AccuracyProblemsOf<Op>()) made.corpus.push_back(FieldTextsOf(problem));
+    for (const auto &problem : ConformanceProblemsOf<Op>()) made.corpus.push_back(FieldTextsOf(problem));
+    const typename Op::Problem seed = SeedProblemOf<Op>();
+    // Shrinking heads for the default problem, the plainest the operator's cases name.
+    const std::vector<typename Op::Problem> default_problem = DefaultProblemOf<Op>();
+    made.plain = FieldTextsOf(default_problem.empty() ? seed : default_problem.front());
     made.check = [seed](const std::string &line) -> std::optional<CheckedProblem> {
       try {
         const typename Op::Problem problem = ParseProblemLine(line, seed);
@@ -169,7 +241,7 @@ template <class Op>
 std::vector<InPlaceParam<typename Op::Problem>> InPlaceParams() {
   std::vector<InPlaceParam<typename Op::Problem>> params;
   for (const AliasPair &pair : Op::InPlacePairs()) {
-    for (const auto &problem : ProblemsOf<Op>(Op::ConformanceProblems())) {
+    for (const auto &problem : ProblemsOf<Op>(ConformanceProblemsOf<Op>())) {
       const std::vector<TensorSpec> specs = Op::Specs(problem);
       // Only tensors of one layout and dtype can share memory (a problem line may differ).
       const TensorSpec &out = specs.at(pair.output), &in = specs.at(pair.input);
@@ -297,7 +369,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
                                                     Op::Clauses().math)) {                                  \
     INFINICTS_OP_GUARDED(::infinicts::op_cases::RunAndVerify(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
-  INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::AccuracyProblems())), INFINICTS_OP_NAMES); \
+  INSTANTIATE_TEST_SUITE_P(accuracy, Op##Accuracy, ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(::infinicts::op_cases::AccuracyProblemsOf<Op>())), INFINICTS_OP_NAMES); \
                                                                                                             \
   class Op##SideBySide : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##SideBySide);                                          \
@@ -306,7 +378,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(accuracy, Op##SideBySide,                                                        \
                            ::testing::ValuesIn(::infinicts::op_cases::OnlySideBySide(                       \
-                               ::infinicts::op_cases::ProblemsOf<Op>(Op::AccuracyProblems()))),            \
+                               ::infinicts::op_cases::ProblemsOf<Op>(::infinicts::op_cases::AccuracyProblemsOf<Op>()))),            \
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##EveryDtype : public ::infinicts::cts::ParamCase<Op::Problem> {};                               \
@@ -335,7 +407,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
         ::infinicts::op_cases::PrepareMany<Op>(GetParam(), ::infinicts::op_cases::kTwoStreamCalls)));       \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##EveryDtype,                                                     \
-                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::ConformanceProblems())), \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(::infinicts::op_cases::ConformanceProblemsOf<Op>())), \
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##Default : public ::infinicts::cts::ParamCase<Op::Problem> {};                                  \
@@ -372,7 +444,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckDestroyNull(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##Default,                                                        \
-                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>({Op::ConformanceProblems().front()})), \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(::infinicts::op_cases::DefaultProblemOf<Op>())), \
                            INFINICTS_OP_NAMES);                                                             \
                                                                                                             \
   class Op##InPlace : public ::infinicts::cts::ParamCase<::infinicts::op_cases::InPlaceParam<Op::Problem>> {}; \
@@ -439,5 +511,5 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
     INFINICTS_OP_GUARDED(::infinicts::op_cases::CheckWorkspaceRefusals(::infinicts::op_cases::PrepareOne<Op>(GetParam()))); \
   }                                                                                                         \
   INSTANTIATE_TEST_SUITE_P(conformance, Op##Workspace,                                                      \
-                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(Op::ConformanceProblems())), \
+                           ::testing::ValuesIn(::infinicts::op_cases::ProblemsOf<Op>(::infinicts::op_cases::ConformanceProblemsOf<Op>())), \
                            INFINICTS_OP_NAMES)
