@@ -1,7 +1,8 @@
 // The tolerance model. An element passes when |got - expected| <= atol + rtol·|expected|
 // (expected is the fp64 oracle's value; NaN and Inf are handled by Compare). Defaults
 // depend on the output dtype; an operator may override them for a dtype, always with a
-// written reason. The table lives in tolerance.cc.
+// written reason. The defaults live in tolerance.cc, the overrides in docs/spec/op.md's
+// tolerance table (OP-ACC-1), from which the build writes them.
 #pragma once
 
 #include <string>

@@ -84,9 +84,9 @@ double TableNumber(const std::string &cell) {
   }
 }
 
-// The spec's table of tolerance overrides (OP-ACC-1) and the one the suite applies
-// (harness/tolerance/tolerance.cc) name the same operators, dtypes, atol and rtol: a row in
-// one only, or a number that differs, is a verdict the spec does not promise.
+// The spec's table of tolerance overrides (OP-ACC-1) and the one the suite applies (written
+// from it by cmake/op_tolerance_table.cmake) name the same operators, dtypes, atol and rtol:
+// a row lost or misread by the generator is a verdict the spec does not promise.
 TEST(OperatorParts, TheSpecToleranceOverridesAreTheSuites) {
   std::map<std::string, std::pair<double, double>> in_spec;  // "gemm f16" -> (atol, rtol)
   for (const std::vector<std::string> &cells :
@@ -107,7 +107,7 @@ TEST(OperatorParts, TheSpecToleranceOverridesAreTheSuites) {
   for (const auto &[key, tolerance] : in_spec) {
     const auto found = in_suite.find(key);
     if (found == in_suite.end()) {
-      ADD_FAILURE() << "docs/spec/op.md overrides " << key << "; harness/tolerance/tolerance.cc does not";
+      ADD_FAILURE() << "docs/spec/op.md overrides " << key << "; the suite's table (cmake/op_tolerance_table.cmake) does not";
       continue;
     }
     // The spec writes 1e-12 and 2^-17 where the code computes them: equal to a part in 1e9.
@@ -119,7 +119,7 @@ TEST(OperatorParts, TheSpecToleranceOverridesAreTheSuites) {
     }
   }
   for (const auto &[key, tolerance] : in_suite) {
-    EXPECT_TRUE(in_spec.count(key)) << "harness/tolerance/tolerance.cc overrides " << key
+    EXPECT_TRUE(in_spec.count(key)) << "the suite's table overrides " << key
                                     << "; docs/spec/op.md's table does not say so";
   }
 }
