@@ -183,8 +183,14 @@ infiniStatus_t UnexportedReduceScatterV(void *, void *, const size_t *, int, inf
 
 // `no_collectives`: a backend without collectives for the device type (InfiniCore's CPU build).
 namespace no_collectives {
-#define X(name, params, args) \
-  infiniStatus_t name params { return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED; }
+// Takes the arguments a stand-in leaves unread, so that it says so without a warning.
+template <class... Arguments>
+void Unread(const Arguments &...) {}
+#define X(name, params, args)  \
+  infiniStatus_t name params {  \
+    Unread args;                \
+    return INFINI_STATUS_DEVICE_TYPE_NOT_SUPPORTED; \
+  }
 #include "backend/ccl_symbols.def"
 #undef X
 }  // namespace no_collectives
@@ -268,3 +274,61 @@ INFINICTS_FAULT(CclTable, "no_collectives", "every InfiniCCL function answers DE
 const std::vector<CclFault> &CclFaults() { return RegisteredFaults<CclTable>(); }
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments;
+// ${infinicts_ccl_on_4_devices}: the collective suite on 4 CPU devices, whose cases for 8
+// ranks skip there and are left out).
+// With one rank AVG and SUM agree, so only groups of 2 or more ranks can tell.
+// fault-detection: avg_as_sum ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 EXPECT
+// fault-detection:   ccl.all_reduce.conformance/exact/avg/*/ranks_[2-9]/*
+// fault-detection:   ccl.reduce_scatter.conformance/exact/avg/*/ranks_[2-9]/*
+// Counts 1, 7, 1,000,003 and 262,147 are no multiples of 4; 16 Mi is. Every variable-size
+// pattern but the aligned one has such a count.
+// fault-detection: count_rounded_down_to_4 ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 EXPECT
+// fault-detection:   ccl.*.conformance/exact/*/count_1/*
+// fault-detection:   ccl.*.conformance/exact/*/count_7/*
+// fault-detection:   ccl.*.conformance/exact/*/count_1000003/*
+// fault-detection:   ccl.*_v.conformance/exact/*/counts_mixed/*
+// fault-detection:   ccl.*_v.conformance/exact/*/counts_zero_first/*
+// fault-detection:   ccl.*_v.conformance/exact/*/counts_large/*
+// fault-detection:   ccl.*_v.conformance/null_*_of_empty_block/*
+// fault-detection:   ccl.send_recv.conformance/ring/*/count_[17]*
+// fault-detection:   ccl.*.conformance/after_memcpy_async/*
+// fault-detection:   ccl.all_reduce.conformance/back_to_back/*
+// Only counts that are whole numbers of 8-element blocks, below the large-message path, show it:
+// 8, 64 and 4,096 (1, 7 and 1,000,003 are odd; 16 Mi takes the other path).
+// fault-detection: last_whole_block_left_out ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY EXPECT
+// fault-detection:   ccl.all_reduce.conformance/exact/*/count_8/*
+// fault-detection:   ccl.all_reduce.conformance/exact/*/count_64/*
+// fault-detection:   ccl.all_reduce.conformance/exact/*/count_4096/*
+// fault-detection:   ccl.broadcast.conformance/exact/*/count_8/*
+// fault-detection:   ccl.broadcast.conformance/exact/*/count_64/*
+// fault-detection:   ccl.broadcast.conformance/exact/*/count_4096/*
+// fault-detection:   ccl.broadcast.conformance/null_send_off_root/*/count_4096/*
+// fault-detection:   ccl.send_recv.conformance/ring/*/count_8/*
+// fault-detection:   ccl.send_recv.conformance/ring/*/count_64/*
+// fault-detection:   ccl.send_recv.conformance/ring/*/count_4096/*
+// fault-detection:   ccl.all_reduce.conformance/many_in_flight/*
+// Only the cases that pass NULL off the root can tell. The root, answered SUCCESS, waits for
+// ranks that never join: the cases after it in the same process may hang, so only these run.
+// fault-detection: broadcast_needs_every_send SUITE ccl ENVIRONMENT INFINICTS_CPU_DEVICES=4 TIMEOUT 10
+// fault-detection:   MAX_SECONDS 180 FILTER ccl.broadcast.conformance/null_send_off_root/* ONLY
+// fault-detection:   EXPECT ccl.broadcast.conformance/null_send_off_root/*
+// fault-detection: broadcast_from_rank_0 ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 EXPECT
+// fault-detection:   ccl.broadcast.conformance/exact/*/root_[1-9]*
+// fault-detection:   ccl.broadcast.conformance/after_memcpy_async/*
+// Each count-0 case hangs until the runner kills it after --timeout; the report must still
+// hold every other case. Five hanging cases x 5 s, plus the rest of the suite.
+// fault-detection: zero_count_never_completes ${infinicts_ccl_on_4_devices} TIMEOUT 5 MAX_SECONDS 180 EXPECT
+// fault-detection:   ccl.*.conformance/zero_count
+// A library without AllGatherV and ReduceScatterV (an InfiniCore build before them): their
+// cases end unsupported, listed as missing capabilities, and the collectives part still
+// passes, so the advanced level is not lost for them; every other case passes.
+// fault-detection: variable_collectives_missing ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// fault-detection:   UNSUPPORTED ccl.all_gather_v.* ccl.reduce_scatter_v.*
+// fault-detection:   PARTS ccl=pass MISSING_CAPABILITIES all_gather_v reduce_scatter_v
+// No collectives for the device type (InfiniCore's CPU build has no CPU InfiniCCL): one probe
+// makes every case unsupported, for one reason, and the part reads unsupported.
+// fault-detection: no_collectives ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// fault-detection:   UNSUPPORTED ccl.* PARTS ccl=unsupported

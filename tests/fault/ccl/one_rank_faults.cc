@@ -169,3 +169,50 @@ INFINICTS_FAULT(CclTable, "one_rank_average_one_ulp_off",
                 InstallOneRankAverageOneUlpOff);
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments;
+// ${infinicts_ccl_on_4_devices}: the collective suite on 4 CPU devices, whose cases for 8
+// ranks skip there and are left out).
+// Rank 1's AVG result is one ULP off, within the values' tolerance: only CCL-NUM-4 (every rank
+// receives the same bits) catches it, in every floating AVG case of two ranks or more.
+// fault-detection: one_rank_average_one_ulp_off ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// fault-detection:   FILTER ccl.all_reduce.conformance/exact/avg/*
+// fault-detection:   EXPECT ccl.all_reduce.conformance/exact/avg/f*/*/ranks_[2-9]/*
+// fault-detection:   ccl.all_reduce.conformance/exact/avg/bf16/*/ranks_[2-9]/*
+// fault-detection:   MESSAGE_HAS "(CCL-NUM-4)"
+// Under mpirun, one rank per process (docs/usage.md, "Collectives across processes"): each
+// fault of one rank must end its cases for the whole group and name the rank in the verdict
+// (RANKS declarations run only where the build found MPI).
+// Rank 1 dies in AllReduce of a million elements or more: only 4-rank groups send that many.
+// fault-detection: one_rank_crashes_in_large_all_reduce SUITE ccl RANKS 4 TIMEOUT 30 MAX_SECONDS 120 ONLY
+// fault-detection:   FILTER ccl.all_reduce.conformance/exact/sum/f32/*
+// fault-detection:   EXPECT ccl.all_reduce.conformance/exact/sum/f32/count_1000003/*
+// fault-detection:   MESSAGE_HAS "[ranks of 4] rank 1 crash"
+// Rank 1's infinicts is killed in AllReduce of a million elements or more (a lost rank, not a
+// crash): mpirun ends the job, and rank 0 still writes a complete report in which the
+// hundreds of cases left crash, under one run failure naming the rank and its pid.
+// fault-detection: one_rank_runner_killed_in_large_all_reduce SUITE ccl RANKS 4 TIMEOUT 30 MAX_SECONDS 120
+// fault-detection:   FILTER ccl.all_reduce.conformance/* ccl.all_gather.conformance/* ccl.broadcast.conformance/*
+// fault-detection:   EXPECT ccl.all_reduce.conformance/exact/sum/f32/count_1000003/*
+// fault-detection:   RUN_FAILURE_HAS "the MPI job was ended while the cases ran: rank 1's infinicts (pid "
+// Rank 1's AVG result is one ULP off: within the values' tolerance, but rank 0 sees the ranks'
+// bits differ (CCL-NUM-4) through their digests.
+// fault-detection: one_rank_average_one_ulp_off SUITE ccl RANKS 2 TIMEOUT 30 MAX_SECONDS 120 ONLY
+// fault-detection:   FILTER ccl.all_reduce.conformance/exact/avg/*
+// fault-detection:   EXPECT ccl.all_reduce.conformance/exact/avg/f*/*/ranks_2/*
+// fault-detection:   ccl.all_reduce.conformance/exact/avg/bf16/*/ranks_2/*
+// fault-detection:   MESSAGE_HAS "rank 1 received other bits than rank 0"
+// Rank 1 never joins AllGather: its peers wait; every case of a group with rank 1 times out.
+// Every rank of the group is stuck, so whichever part reaches --timeout first is the one the
+// verdict names (rank 0 waiting inside the collective looks the same as rank 1 outside it).
+// fault-detection: one_rank_never_joins_all_gather SUITE ccl RANKS 2 TIMEOUT 5 MAX_SECONDS 120 ONLY
+// fault-detection:   FILTER ccl.all_gather.conformance/exact/f32/count_7/*
+// fault-detection:   EXPECT ccl.all_gather.conformance/exact/f32/count_7/ranks_2/*
+// fault-detection:   MESSAGE_HAS "[ranks of 2] rank " "timeout"
+// Rank 1's result is overwritten after the collective: the verdict names rank 1 alone.
+// fault-detection: one_rank_result_overwritten SUITE ccl RANKS 2 TIMEOUT 30 MAX_SECONDS 120 ONLY
+// fault-detection:   FILTER ccl.all_reduce.conformance/exact/sum/f32/*
+// fault-detection:   EXPECT ccl.all_reduce.conformance/exact/sum/f32/*/ranks_2/*
+// fault-detection:   MESSAGE_HAS "[ranks of 2] rank 1 fail"
+// fault-detection:   MESSAGE_LACKS "rank 0 fail"

@@ -118,3 +118,12 @@ INFINICTS_FAULT(CclTable, "prod_counts_rank_0_twice",
                 InstallProdCountsRankZeroTwice);
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments;
+// ${infinicts_ccl_on_4_devices}: the collective suite on 4 CPU devices, whose cases for 8
+// ranks skip there and are left out).
+// No PROD factor is +1, so a contribution counted twice always shows, one rank included.
+// fault-detection: prod_counts_rank_0_twice ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 EXPECT
+// fault-detection:   ccl.all_reduce.conformance/exact/prod/*
+// fault-detection:   ccl.reduce_scatter.conformance/exact/prod/*

@@ -96,3 +96,27 @@ INFINICTS_FAULT(CclTable, "reduce_scatter_v_own_count_everywhere",
                 InstallReduceScatterVOwnCountEverywhere);
 
 }  // namespace infinicts::fault
+
+// The cases that must catch this file's faults, a `fault-detection:` declaration each, which
+// tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments;
+// ${infinicts_ccl_on_4_devices}: the collective suite on 4 CPU devices, whose cases for 8
+// ranks skip there and are left out).
+// AllGatherV with AllGather's offsets: every case in which some rank's block q does not start
+// at q times that rank's own count. One rank, and two ranks with rank 0's block empty, cannot
+// tell (one block, at 0 either way); bad input and every count 0 move nothing. Exported and
+// wrong, an optional capability fails its part (and so the advanced level).
+// fault-detection: all_gather_v_uniform_offsets ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// fault-detection:   PARTS ccl=fail EXPECT
+// fault-detection:   ccl.all_gather_v.conformance/exact/*/counts_mixed/ranks_[2-9]/*
+// fault-detection:   ccl.all_gather_v.conformance/exact/*/counts_zero_first/ranks_[3-9]/*
+// fault-detection:   ccl.all_gather_v.conformance/exact/*/counts_aligned/*
+// fault-detection:   ccl.all_gather_v.conformance/exact/*/counts_large/*
+// fault-detection:   ccl.all_gather_v.conformance/null_send_of_empty_block/*
+// fault-detection:   ccl.all_gather_v.conformance/after_memcpy_async/*
+// ReduceScatterV with its own count as every rank's: every case with a rank past 0 whose block
+// does not start at its rank times its own count (one rank cannot tell).
+// fault-detection: reduce_scatter_v_own_count_everywhere ${infinicts_ccl_on_4_devices} TIMEOUT 60
+// fault-detection:   MAX_SECONDS 240 ONLY EXPECT
+// fault-detection:   ccl.reduce_scatter_v.conformance/exact/*/ranks_[2-9]/*
+// fault-detection:   ccl.reduce_scatter_v.conformance/null_recv_of_empty_block/*
+// fault-detection:   ccl.reduce_scatter_v.conformance/after_memcpy_async/*

@@ -167,3 +167,10 @@ void *OpenTargetLibrary(const char *file_name, const void *anchor) {
 // two streams on it twice; a create refusing bad shapes with BAD_PARAM refuses all the same;
 // equal logits in another order are the same selection. Every case passes.
 // fault-detection: stream_create_null SUITE op TIMEOUT 30 ONLY ${infinicts_op_sample}
+// StreamCreate answering the NULL stream, under the collective suite: the ranks' streams are all
+// the NULL stream, which keeps every collective's order; the case that needs several groups
+// side by side runs on it too. Every case passes.
+// fault-detection: stream_create_null ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// InfiniCore's CPU build has no CPU InfiniCCL: every collective case unsupported, the part too.
+// fault-detection: infinicore_cpu_like ${infinicts_ccl_on_4_devices} TIMEOUT 60 MAX_SECONDS 240 ONLY
+// fault-detection:   UNSUPPORTED ccl.* PARTS ccl=unsupported
