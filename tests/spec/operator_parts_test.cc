@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cts/clause_ids.h"
 #include "oracle/oracles.h"
 #include "spec_links.h"
 #include "tensor/dtype.h"
@@ -50,14 +51,6 @@ std::string ReadFile(const std::string &path) {
   std::stringstream text;
   text << file.rdbuf();
   return text.str();
-}
-
-std::string ClausePrefix(const std::string &subject) {
-  std::string prefix = "OP-";
-  for (char c : subject) {
-    if (c != '_') prefix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  }
-  return prefix + "-";
 }
 
 TEST(OperatorParts, TheTableIsNotEmpty) { EXPECT_GE(std::size(kOperators), 20u); }
@@ -140,8 +133,8 @@ TEST(OperatorParts, EveryOperatorHasItsKernelClausesAndCases) {
       const std::string kernel = std::string(INFINICTS_SOURCE_DIR) + "/reference_impl/op/ops/" + row.subject + ".cc";
       EXPECT_TRUE(std::filesystem::exists(kernel)) << "no CPU kernel " << kernel;
     }
-    EXPECT_NE(spec.find("**" + ClausePrefix(row.subject) + "1**"), std::string::npos)
-        << "no clause " << ClausePrefix(row.subject) << "1 in " << INFINICTS_OP_SPEC;
+    EXPECT_NE(spec.find("**" + cts::OperatorClausePrefix(row.subject) + "1**"), std::string::npos)
+        << "no clause " << cts::OperatorClausePrefix(row.subject) << "1 in " << INFINICTS_OP_SPEC;
     const auto modes = modes_by_subject.find(row.subject);
     for (const char *mode : {"conformance", "accuracy", "perf"}) {
       EXPECT_TRUE(modes != modes_by_subject.end() && modes->second.count(mode))

@@ -18,14 +18,13 @@
 #include "common/op_cases.h"
 #include "common/operator_calls.h"
 #include "common/perf_elementwise.h"
+#include "cts/clause_ids.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
 
 // "(y, x)" -> {"y", "x"}.
 std::vector<std::string> NamesOfDataArguments(const std::string &arguments);
-// "gelu_tanh" -> "OP-GELUTANH-1".
-std::string FirstClauseOf(const std::string &subject);
 
 template <class Api, auto kOracle>
 struct DefaultElementwiseTraits {
@@ -46,7 +45,7 @@ struct DefaultElementwiseTraits {
   static HostTensor Oracle(const std::vector<HostTensor> &t) {
     return CallOn(t, std::make_index_sequence<Arity(kOracle)>{});
   }
-  static std::vector<std::string> MathClauses() { return {FirstClauseOf(kSubject)}; }
+  static std::vector<std::string> MathClauses() { return {cts::OperatorClausePrefix(kSubject) + "1"}; }
 
  private:
   template <class... Ps>

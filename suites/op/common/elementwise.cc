@@ -304,12 +304,4 @@ std::vector<std::string> NamesOfDataArguments(const std::string &arguments) {
   return names;
 }
 
-std::string FirstClauseOf(const std::string &subject) {
-  std::string clause = "OP-";
-  for (char c : subject) {
-    if (c != '_') clause += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  }
-  return clause + "-1";
-}
-
 }  // namespace infinicts::op_cases
