@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/fuzzed_runs.h"
 #include "report/output_file.h"
+#include "runner/interrupt.h"
 #include "runner/rerun_command.h"
 
 namespace infinicts::cli {
@@ -115,24 +116,35 @@ int FuzzCommand(const FuzzOptions &options) {
   std::string error;
   const std::string work_dir = MakeWorkingDirectory("fuzz", &error);
   if (work_dir.empty()) return UsageError("fuzz: " + error);
+  // Ctrl-C or SIGTERM ends the fuzzing after the run in flight winds down: the findings printed
+  // so far stand, the working directory goes.
+  runner::InstallInterruptHandlers();
+  runner::RemoveOnReraise(work_dir);
+  std::vector<Finding> findings;
+  const auto stop_if_interrupted = [&] {
+    if (!runner::Interrupted()) return;
+    std::fprintf(stderr, "infinicts fuzz: interrupted; %zu findings, printed above\n", findings.size());
+    runner::ReraiseInterrupt();
+  };
   std::vector<std::string> run_args;
   for (const std::string &backend : options.backends) run_args.insert(run_args.end(), {"--backend", backend});
   run_args.insert(run_args.end(), {"--device", options.device, "--timeout", std::to_string(options.timeout_s)});
   if (!options.device_ids.empty()) run_args.insert(run_args.end(), {"--device-ids", options.device_ids});
   FuzzedRuns runs(work_dir, run_args);
   const auto fail = [&](const std::string &why) {
+    stop_if_interrupted();  // a run cut short by the interrupt is no error of the fuzzing
     std::filesystem::remove_all(work_dir, fs_error);
+    runner::ForgetOnReraise(work_dir);
     return UsageError("fuzz: " + why);
   };
 
   const Clock clock;
-  std::vector<Finding> findings;
   std::set<std::string> found;  // "<operator> <case>": each is shrunk once
   std::vector<ProblemLine> last_round;
   size_t problems = 0, refused = 0, unchecked = 0, unsupported = 0, rounds = 0, failing = 0;
   std::printf("fuzz: %s, seed %llu, budget %.0f s\n", options.op.c_str(), static_cast<unsigned long long>(options.seed),
               options.budget_s);
-  for (; clock.Seconds() < options.budget_s; ++rounds) {
+  for (; clock.Seconds() < options.budget_s && !runner::Interrupted(); ++rounds) {
     std::vector<ProblemLine> lines;
     // One seed per round, so that a longer budget replays a shorter one's rounds first.
     if (!runs.Draw(options.op, options.seed * 1000003ull + rounds, options.draws, &lines, &error)) return fail(error);
@@ -162,6 +174,7 @@ int FuzzCommand(const FuzzOptions &options) {
     }
     problems += lines.size();
   }
+  stop_if_interrupted();
 
   // The report: the shrunk problems' cases (or, when nothing failed, the last round's), with
   // what the fuzzing did under run.fuzz.
@@ -192,6 +205,7 @@ int FuzzCommand(const FuzzOptions &options) {
   if (!report::WriteOutput(out, report.dump(1) + "\n", report::WriteMode::kReplace, true, &error))
     return fail("cannot write " + out + ": " + error);
   std::filesystem::remove_all(work_dir, fs_error);
+  runner::ForgetOnReraise(work_dir);
 
   std::printf("fuzz: %zu rounds, %zu problems in %.0f s; %zu failing cases, %zu refused at create, %zu the suite "
               "cannot check, %zu unsupported; %zu findings\nreport: %s\n",

@@ -1,5 +1,6 @@
 #include "cli/fuzzed_runs.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "runner/child_process.h"
+#include "runner/interrupt.h"
 #include "runner/suite_binaries.h"
 
 namespace infinicts::cli {
@@ -26,7 +28,16 @@ int RunToEnd(const std::string &program, const std::vector<std::string> &args, s
     (stream == runner::ChildProcess::Stream::kStdout ? *out : err).append(text);
   };
   std::optional<int> status;
-  while (!(status = child->TryReap())) child->Pump(100, sink);
+  bool told_to_stop = false;
+  while (!(status = child->TryReap())) {
+    // Interrupted: the child (an `infinicts run`, in a process group of its own) winds down
+    // as an interrupted run does, removing its own files, and the fuzzing stops after it.
+    if (runner::Interrupted() && !told_to_stop) {
+      kill(-child->pid(), SIGTERM);
+      told_to_stop = true;
+    }
+    child->Pump(100, sink);
+  }
   child->Drain(sink);
   if (!WIFEXITED(*status)) {
     *error = program + " ended by signal " + std::to_string(WTERMSIG(*status)) + ": " + err;

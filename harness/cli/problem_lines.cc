@@ -8,12 +8,14 @@
 #include <sstream>
 
 #include "cts/ad_hoc_problems.h"
+#include "runner/interrupt.h"
 
 namespace infinicts::cli {
 
 ProblemLinesFile::~ProblemLinesFile() {
   if (path_.empty()) return;
   unlink(path_.c_str());
+  runner::ForgetOnReraise(path_);
   unsetenv("INFINICTS_PROBLEMS");
 }
 
@@ -65,6 +67,7 @@ bool ProblemLinesFile::Open(const ProblemOptions &options, std::vector<std::stri
     return false;
   }
   path_ = path;
+  runner::RemoveOnReraise(path_);
   const bool written = write(fd, lines.data(), lines.size()) == static_cast<ssize_t>(lines.size());
   close(fd);
   if (!written) {

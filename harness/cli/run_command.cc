@@ -245,6 +245,9 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   selection.filter = runner::CaseFilter(options.filters);
   selection.level = options.level;
   std::vector<std::string> suite_names, missing_libraries;
+  // From the first file of its own on, an interrupted run winds down and removes its files
+  // (runner/interrupt.h) instead of dying where it stands.
+  runner::InstallInterruptHandlers();
   ProblemLinesFile problem_lines;
   if (options.problems.Given() && !problem_lines.Open(options.problems, &asked_suites, &error)) {
     return UsageError(error);
@@ -394,9 +397,8 @@ int RunAloneOrAsRankZero(const RunOptions &options, runner::RankLink *link) {
   const std::string no_device_reason = "the backend has no " + device_name + " device";
   if (no_device) {
     std::fprintf(stderr, "infinicts: warning: %s; every selected case is skipped\n", no_device_reason.c_str());
-  } else {
-    runner::InstallInterruptHandlers();
-    if (link) runner::InterruptOnContinue();
+  } else if (link) {
+    runner::InterruptOnContinue();
   }
   std::vector<std::string> lost_ranks;  // under mpirun: ranks whose parts never came
   for (const SuiteCases &suite : suites) {

@@ -12,6 +12,7 @@
 #include "cli/outputs.h"
 #include "cts/against_outputs.h"
 #include "report/load_report.h"
+#include "runner/interrupt.h"
 
 namespace infinicts::cli {
 namespace {
@@ -95,11 +96,13 @@ int RunSideBySide(const RunOptions &options, const std::function<int(const RunOp
   std::string error;
   const std::string dir = MakeWorkingDirectory("against", &error);
   if (dir.empty()) return UsageError(error);
+  runner::RemoveOnReraise(dir);  // an interrupted side of the run raises its signal again
   struct Cleanup {
     std::string dir;
     ~Cleanup() {
       std::error_code ignored;
       std::filesystem::remove_all(dir, ignored);
+      runner::ForgetOnReraise(dir);
       unsetenv(cts::kAgainstVariable);
       unsetenv(cts::kAgainstNamesVariable);
     }

@@ -4,7 +4,11 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
+#include <mutex>
+#include <set>
+#include <string>
 
 namespace infinicts::runner {
 namespace {
@@ -16,6 +20,12 @@ void OnInterrupt(int signal_number) {
   interrupt_signal = signal_number;
   const pid_t group = active_group;
   if (group > 0) kill(-group, SIGKILL);
+}
+
+std::mutex owned_paths_mutex;
+std::set<std::string> &OwnedPaths() {
+  static std::set<std::string> paths;
+  return paths;
 }
 
 void InterruptOn(int signal_number) {
@@ -38,7 +48,25 @@ bool Interrupted() { return interrupt_signal != 0; }
 int InterruptSignal() { return interrupt_signal; }
 void SetActiveChildGroup(pid_t group) { active_group = group; }
 
+void RemoveOnReraise(const std::string &path) {
+  std::lock_guard<std::mutex> lock(owned_paths_mutex);
+  OwnedPaths().insert(path);
+}
+
+void ForgetOnReraise(const std::string &path) {
+  std::lock_guard<std::mutex> lock(owned_paths_mutex);
+  OwnedPaths().erase(path);
+}
+
 void ReraiseInterrupt() {
+  {
+    std::lock_guard<std::mutex> lock(owned_paths_mutex);
+    for (const std::string &path : OwnedPaths()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+    OwnedPaths().clear();
+  }
   const int signal_number = interrupt_signal != 0 ? interrupt_signal : SIGTERM;
   signal(signal_number, SIG_DFL);
   raise(signal_number);

@@ -5,6 +5,8 @@
 
 #include <sys/types.h>
 
+#include <string>
+
 namespace infinicts::runner {
 
 void InstallInterruptHandlers();
@@ -16,7 +18,14 @@ bool Interrupted();
 int InterruptSignal();  // the signal that interrupted the run, 0 if none
 // The process group a signal must take down with the runner; 0 for none.
 void SetActiveChildGroup(pid_t group);
-// Restores the default action and raises the interrupting signal again.
+// Restores the default action, removes the paths still owned (RemoveOnReraise) and raises the
+// interrupting signal again.
 [[noreturn]] void ReraiseInterrupt();
+
+// A file or directory of this process's own (problem lines, a side-by-side or
+// fuzzing working directory) that ReraiseInterrupt removes: the destructors that would remove
+// it do not run once the signal is raised again. Forget it when it is removed the usual way.
+void RemoveOnReraise(const std::string &path);
+void ForgetOnReraise(const std::string &path);
 
 }  // namespace infinicts::runner

@@ -10,6 +10,7 @@ usage: fuzz_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
    a problem no larger than the one drawn nor than the smallest compiled-in case that catches
    it, and the printed rerun command fails that case again.
 4. Bad flags exit 2 with their reason.
+5. Interrupted (SIGTERM) while a round runs, it ends by the signal and leaves no working file.
 """
 import json
 import os
@@ -149,8 +150,17 @@ def refusals():
 
 
 os.makedirs(WORK, exist_ok=True)
+def interrupted():
+    err = cli_check.interrupted_leaves_nothing(
+        "fuzz", [INFINICTS, "fuzz", "--backend", REFERENCE, "--device", "cpu", "--op", "all", "--seed", "3",
+                 "--budget", "600s", "--out", os.path.join(WORK, "interrupted.json")],
+        "infinicts-problems-*")
+    check("interrupted" in err, "the interrupted fuzzing does not say so: %s" % err[-500:])
+
+
 draws_are_problems()
 reference_passes()
 faults_found_and_shrunk()
 refusals()
+interrupted()
 cli_check.finish("fuzz")

@@ -8,6 +8,7 @@ usage: side_by_side_test.py INFINICTS REFERENCE_DIR FAULT_DIR WORK_DIR
    problems the oracle's cases fail on, name both backends, and their rerun line fails again.
 3. The other backend on a device of its own (--against-device-ids).
 4. A problem line runs side by side; bad uses exit 2.
+5. Interrupted (SIGTERM) while a suite runs, it ends by the signal and leaves no working file.
 """
 import json
 import os
@@ -134,4 +135,9 @@ reference_against_itself()
 fault_against_reference()
 other_devices()
 problem_line_and_refusals()
+cli_check.interrupted_leaves_nothing(
+    "against", [INFINICTS, "run", "--backend", REFERENCE, "--against", REFERENCE, "--device", "cpu", "--quiet",
+                "--mode", "accuracy", "--op", "gemm", "--problem", "f32 m=1000 n=1000 k=1000",
+                "--out", os.path.join(WORK, "interrupted.json")],
+    "infinicts-cases-*")
 cli_check.finish("side by side")
