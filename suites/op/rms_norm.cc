@@ -9,6 +9,7 @@
 #include "common/layouts.h"
 #include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
@@ -132,6 +133,20 @@ struct RmsNormOp {
 
 INFINICTS_OP_CASES(RmsNormOp);
 INFINICTS_OP_WORKSPACE_CASES(RmsNormOp);
+
+// Perf: the norm before attention and before the FFN over [tokens, hidden], epsilon 1e-5
+// (Llama-2's), rows whose mean square is near epsilon as in the accuracy cases; the whole
+// output is checked.
+struct RmsNormWorkload {
+  using Op = RmsNormOp;
+  static std::vector<std::string> MathClauses() { return {"OP-RMSNORM-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("attn_norm", RowWidth::kHidden, PerfWeight::kCheap, HalfAndSingleDtypes());
+  }
+  static RmsNormOp::Problem At(const PerfProblem &p) { return RmsNormOp::Make(p.dtype, p.dtype, TokenRowShape(p)); }
+};
+using RmsNormPerf = OpPerf<RmsNormWorkload>;
+INFINICTS_OP_PERF_CASES(RmsNormPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

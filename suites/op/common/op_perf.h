@@ -1,0 +1,43 @@
+// The perf cases of an operator built from its own traits (common/op_case.h): the tensors,
+// calls, fill, flops and oracle are those its conformance and accuracy cases use, and a
+// small workload struct adds only what perf has of its own: the model problems it times
+// (common/perf_problem.h), the operator's problem at each, and the clauses its output
+// check stands for. In the operator's file, beside its traits:
+//
+//   struct RmsNormWorkload {
+//     using Op = RmsNormOp;
+//     static std::vector<std::string> MathClauses();             // what the output check checks
+//     static std::vector<PerfProblem> Problems();                // [tokens, hidden] of each model
+//     static RmsNormOp::Problem At(const PerfProblem &);          // contiguous tensors
+//   };
+//   using RmsNormPerf = OpPerf<RmsNormWorkload>;
+//   INFINICTS_OP_PERF_CASES(RmsNormPerf);
+//
+// The whole output is checked against the operator's oracle; the cost is its flops and
+// every tensor's bytes once (common/perf_cost.h).
+#pragma once
+
+#include "common/perf_case.h"
+
+namespace infinicts::op_cases {
+
+template <class Workload>
+struct OpPerf {
+  using Op = typename Workload::Op;
+  static constexpr const char *kSubject = Op::kSubject;
+  static std::vector<std::string> MathClauses() { return Workload::MathClauses(); }
+  static std::vector<PerfProblem> Problems() { return Workload::Problems(); }
+  static std::vector<TensorSpec> Specs(const PerfProblem &p) { return Op::Specs(Workload::At(p)); }
+  static OpCalls Calls(const PerfProblem &p) { return Op::Calls(Workload::At(p)); }
+  static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) { Op::Fill(Workload::At(p), t, rng); }
+  static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
+    return PerElementCost(Op::Flops(Workload::At(p)), 1, specs);
+  }
+  static PerfCheck Check(const PerfProblem &p) {
+    PerfCheck check;
+    check.full = [problem = Workload::At(p)](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
+    return check;
+  }
+};
+
+}  // namespace infinicts::op_cases
