@@ -13,6 +13,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
@@ -119,6 +120,23 @@ struct SiluAndMulOp {
 
 INFINICTS_OP_CASES(SiluAndMulOp);
 INFINICTS_OP_WORKSPACE_CASES(SiluAndMulOp);
+
+// Perf: the FFN's gated activation on the fused gate-and-up projection, input
+// [tokens, 2·intermediate], output [tokens, intermediate], at each serving model's FFN width.
+// The gates reach ±200 as in the accuracy cases; the whole output is checked.
+struct SiluAndMulWorkload {
+  using Op = SiluAndMulOp;
+  static std::vector<std::string> MathClauses() { return {"OP-SILUANDMUL-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("ffn_silu_and_mul", RowWidth::kIntermediate, PerfWeight::kCheap, HalfAndSingleDtypes(),
+                            ServingModels());
+  }
+  static SiluAndMulOp::Problem At(const PerfProblem &p) {
+    return SiluAndMulOp::Make(p.dtype, {p.Dim("tokens"), p.Dim("width")});
+  }
+};
+using SiluAndMulPerf = OpPerf<SiluAndMulWorkload>;
+INFINICTS_OP_PERF_CASES(SiluAndMulPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
