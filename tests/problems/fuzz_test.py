@@ -149,7 +149,6 @@ def refusals():
                     [([], "nowhere")])
 
 
-os.makedirs(WORK, exist_ok=True)
 def interrupted():
     err = cli_check.interrupted_leaves_nothing(
         "fuzz", [INFINICTS, "fuzz", "--backend", REFERENCE, "--device", "cpu", "--op", "all", "--seed", "3",
@@ -158,6 +157,7 @@ def interrupted():
     check("interrupted" in err, "the interrupted fuzzing does not say so: %s" % err[-500:])
 
 
+os.makedirs(WORK, exist_ok=True)
 draws_are_problems()
 reference_passes()
 faults_found_and_shrunk()

@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -65,26 +64,39 @@ typename Op::Problem SeedProblemOf() {
   return Op::ProbeProblem(Op::AdmittedDtypes().front());
 }
 
+// Problem lines parsed onto the operator's seed, each checked by building its specs. A line
+// that does not parse is recorded (cts::RecordAdHocProblemError), not run; a line of a problem
+// an earlier line gave (eps=1e-5, eps=0.00001) makes no second case and goes to
+// on_repeat(line, earlier line).
+template <class Op, class OnRepeat>
+std::vector<typename Op::Problem> ParsedProblems(const std::vector<cts::AdHocProblem> &lines, OnRepeat on_repeat) {
+  const typename Op::Problem seed = SeedProblemOf<Op>();
+  std::vector<typename Op::Problem> problems;
+  std::map<std::string, const cts::AdHocProblem *> first_line_of;  // by problem name
+  for (const cts::AdHocProblem &line : lines) {
+    try {
+      auto problem = ParseProblemLine(line.line, seed);
+      Op::Specs(problem);
+      const auto [first, inserted] = first_line_of.emplace(problem.Name(), &line);
+      if (inserted) problems.push_back(std::move(problem));
+      else on_repeat(line, *first->second);
+    } catch (const std::exception &error) {
+      cts::RecordAdHocProblemError(line, error.what());
+    }
+  }
+  return problems;
+}
+
 // The problems of one of the operator's case files (common/case_files.h), in file order. A line
 // that does not parse, or repeats a problem, is an error the suite exits with before any case.
 template <class Op>
 std::vector<typename Op::Problem> CaseFileProblems(const char *set) {
   std::vector<std::string> errors;
-  std::vector<typename Op::Problem> problems;
-  std::map<std::string, std::string> where_of_name;
-  for (const cts::AdHocProblem &line : CaseFileLines(CompiledCaseFiles(), Op::kSubject, set, &errors)) {
-    try {
-      auto problem = ParseProblemLine(line.line, SeedProblemOf<Op>());
-      Op::Specs(problem);
-      const auto [at, inserted] = where_of_name.emplace(problem.Name(), line.where);
-      if (inserted) problems.push_back(std::move(problem));
-      else errors.push_back(line.where + ": " + line.subject + " " + line.line + ": the problem of " + at->second + " again");
-    } catch (const std::exception &error) {
-      errors.push_back(line.where + ": " + line.subject + " " + line.line + ": " + error.what());
-    }
-  }
+  const std::vector<cts::AdHocProblem> lines = CaseFileLines(CompiledCaseFiles(), Op::kSubject, set, &errors);
   for (const std::string &error : errors) cts::RecordProblemLinesError(error);
-  return problems;
+  return ParsedProblems<Op>(lines, [](const cts::AdHocProblem &repeat, const cts::AdHocProblem &first) {
+    cts::RecordAdHocProblemError(repeat, "the problem of " + first.where + " again");
+  });
 }
 
 // The problems of the conformance cases (the first is the default problem of the cases that run
@@ -116,28 +128,14 @@ std::vector<typename Op::Problem> DefaultProblemOf() {
 }
 
 // The operator's problems for a kind of case: `compiled` in a plain run; under problem lines,
-// the operator's lines, parsed from its first conformance problem (what is not a field) and
-// checked by building its specs. A line that does not parse is recorded, not run.
+// the operator's lines (ParsedProblems), a repeated problem once.
 template <class Op>
 std::vector<typename Op::Problem> ProblemsOf(std::vector<typename Op::Problem> compiled) {
   static_assert(HasFields<typename Op::Problem>::value,
                 "an operator's Problem declares its Fields (common/problem_grammar.h)");
   if (!cts::AdHocProblemsActive()) return compiled;
-  std::vector<typename Op::Problem> problems;
-  const std::vector<cts::AdHocProblem> lines = cts::AdHocProblemsFor(Op::kSubject);
-  if (lines.empty()) return problems;
-  const typename Op::Problem seed = SeedProblemOf<Op>();
-  std::set<std::string> names;  // two lines of one problem (eps=1e-5, eps=0.00001) make one case
-  for (const cts::AdHocProblem &line : lines) {
-    try {
-      auto problem = ParseProblemLine(line.line, seed);
-      Op::Specs(problem);
-      if (names.insert(problem.Name()).second) problems.push_back(std::move(problem));
-    } catch (const std::exception &error) {
-      cts::RecordAdHocProblemError(line, error.what());
-    }
-  }
-  return problems;
+  return ParsedProblems<Op>(cts::AdHocProblemsFor(Op::kSubject),
+                            [](const cts::AdHocProblem &, const cts::AdHocProblem &) {});
 }
 
 // What `infinicts fuzz` varies of the operator (common/problem_fuzzing.h).

@@ -31,7 +31,7 @@ struct OpPerf {
   static OpCalls Calls(const PerfProblem &p) { return Op::Calls(Workload::At(p)); }
   static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) { Op::Fill(Workload::At(p), t, rng); }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return PerElementCost(Op::Flops(Workload::At(p)), 1, specs);
+    return {Op::Flops(Workload::At(p)), TensorBytes(specs)};
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
