@@ -114,12 +114,12 @@ bool ParseBudget(const std::string &text, double *seconds) {
 int FuzzCommand(const FuzzOptions &options) {
   std::error_code fs_error;
   std::string error;
-  const std::string work_dir = MakeWorkingDirectory("fuzz", &error);
-  if (work_dir.empty()) return UsageError("fuzz: " + error);
   // Ctrl-C or SIGTERM ends the fuzzing after the run in flight winds down: the findings printed
   // so far stand, the working directory goes.
   runner::InstallInterruptHandlers();
-  runner::RemoveOnReraise(work_dir);
+  const std::string work_dir = MakeWorkingDirectory("fuzz", &error);
+  if (work_dir.empty()) return UsageError("fuzz: " + error);
+  const runner::OwnedPath owned_work_dir(work_dir);
   std::vector<Finding> findings;
   const auto stop_if_interrupted = [&] {
     if (!runner::Interrupted()) return;
@@ -133,8 +133,6 @@ int FuzzCommand(const FuzzOptions &options) {
   FuzzedRuns runs(work_dir, run_args);
   const auto fail = [&](const std::string &why) {
     stop_if_interrupted();  // a run cut short by the interrupt is no error of the fuzzing
-    std::filesystem::remove_all(work_dir, fs_error);
-    runner::ForgetOnReraise(work_dir);
     return UsageError("fuzz: " + why);
   };
 
@@ -204,8 +202,6 @@ int FuzzCommand(const FuzzOptions &options) {
     std::filesystem::create_directories(std::filesystem::path(out).parent_path(), fs_error);
   if (!report::WriteOutput(out, report.dump(1) + "\n", report::WriteMode::kReplace, true, &error))
     return fail("cannot write " + out + ": " + error);
-  std::filesystem::remove_all(work_dir, fs_error);
-  runner::ForgetOnReraise(work_dir);
 
   std::printf("fuzz: %zu rounds, %zu problems in %.0f s; %zu failing cases, %zu refused at create, %zu the suite "
               "cannot check, %zu unsupported; %zu findings\nreport: %s\n",

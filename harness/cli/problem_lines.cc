@@ -13,10 +13,7 @@
 namespace infinicts::cli {
 
 ProblemLinesFile::~ProblemLinesFile() {
-  if (path_.empty()) return;
-  unlink(path_.c_str());
-  runner::ForgetOnReraise(path_);
-  unsetenv("INFINICTS_PROBLEMS");
+  if (!file_.path().empty()) unsetenv("INFINICTS_PROBLEMS");
 }
 
 bool ProblemLinesFile::Open(const ProblemOptions &options, std::vector<std::string> *suites, std::string *error) {
@@ -66,15 +63,14 @@ bool ProblemLinesFile::Open(const ProblemOptions &options, std::vector<std::stri
     *error = "cannot create a file for the problem lines in " + path;
     return false;
   }
-  path_ = path;
-  runner::RemoveOnReraise(path_);
+  file_.Own(path);
   const bool written = write(fd, lines.data(), lines.size()) == static_cast<ssize_t>(lines.size());
   close(fd);
   if (!written) {
-    *error = "cannot write the problem lines to " + path_;
+    *error = "cannot write the problem lines to " + path;
     return false;
   }
-  setenv("INFINICTS_PROBLEMS", path_.c_str(), 1);
+  setenv("INFINICTS_PROBLEMS", path.c_str(), 1);
   *suites = {"op"};
   return true;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/case_selection.h"
+#include "runner/interrupt.h"
 
 namespace infinicts::cli {
 
@@ -35,7 +36,7 @@ class ProblemLinesFile {
   std::vector<std::string> subjects() const { return {subjects_.begin(), subjects_.end()}; }
 
  private:
-  std::string path_;
+  runner::OwnedPath file_;  // the lines, removed with this object
   std::set<std::string> subjects_;
 };
 

@@ -96,17 +96,13 @@ int RunSideBySide(const RunOptions &options, const std::function<int(const RunOp
   std::string error;
   const std::string dir = MakeWorkingDirectory("against", &error);
   if (dir.empty()) return UsageError(error);
-  runner::RemoveOnReraise(dir);  // an interrupted side of the run raises its signal again
+  const runner::OwnedPath owned_dir(dir);  // an interrupted side of the run raises its signal again
   struct Cleanup {
-    std::string dir;
     ~Cleanup() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-      runner::ForgetOnReraise(dir);
       unsetenv(cts::kAgainstVariable);
       unsetenv(cts::kAgainstNamesVariable);
     }
-  } cleanup{dir};
+  } cleanup;
   const std::string under_test = Names(options.backends), other = Names(options.against);
   setenv(cts::kAgainstNamesVariable, (under_test + "\n" + other).c_str(), 1);
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace infinicts::runner {
 namespace {
@@ -48,14 +49,18 @@ bool Interrupted() { return interrupt_signal != 0; }
 int InterruptSignal() { return interrupt_signal; }
 void SetActiveChildGroup(pid_t group) { active_group = group; }
 
-void RemoveOnReraise(const std::string &path) {
+void OwnedPath::Own(std::string path) {
+  path_ = std::move(path);
   std::lock_guard<std::mutex> lock(owned_paths_mutex);
-  OwnedPaths().insert(path);
+  OwnedPaths().insert(path_);
 }
 
-void ForgetOnReraise(const std::string &path) {
+OwnedPath::~OwnedPath() {
+  if (path_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
   std::lock_guard<std::mutex> lock(owned_paths_mutex);
-  OwnedPaths().erase(path);
+  OwnedPaths().erase(path_);
 }
 
 void ReraiseInterrupt() {

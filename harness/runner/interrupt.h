@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <string>
+#include <utility>
 
 namespace infinicts::runner {
 
@@ -18,14 +19,26 @@ bool Interrupted();
 int InterruptSignal();  // the signal that interrupted the run, 0 if none
 // The process group a signal must take down with the runner; 0 for none.
 void SetActiveChildGroup(pid_t group);
-// Restores the default action, removes the paths still owned (RemoveOnReraise) and raises the
+// Restores the default action, removes the paths still owned (OwnedPath) and raises the
 // interrupting signal again.
 [[noreturn]] void ReraiseInterrupt();
 
-// A file or directory of this process's own (problem lines, a side-by-side or
-// fuzzing working directory) that ReraiseInterrupt removes: the destructors that would remove
-// it do not run once the signal is raised again. Forget it when it is removed the usual way.
-void RemoveOnReraise(const std::string &path);
-void ForgetOnReraise(const std::string &path);
+// A file or directory of this process's own (problem lines, a side-by-side or fuzzing working
+// directory): removed when the object ends, and by ReraiseInterrupt while it is owned, since
+// destructors do not run once the signal is raised again.
+class OwnedPath {
+ public:
+  OwnedPath() = default;
+  explicit OwnedPath(std::string path) { Own(std::move(path)); }
+  OwnedPath(const OwnedPath &) = delete;
+  OwnedPath &operator=(const OwnedPath &) = delete;
+  ~OwnedPath();
+
+  void Own(std::string path);  // once: an OwnedPath owns one path
+  const std::string &path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace infinicts::runner
