@@ -10,6 +10,7 @@
 // batch stride of 0 on A or B (batch > 1) one that assumes packed batches.
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -170,6 +171,50 @@ struct GemmOp {
 
 INFINICTS_OP_CASES(GemmOp);
 INFINICTS_OP_WORKSPACE_CASES(GemmOp);
+
+// Perf: the projections of a Llama-2 layer, C (tokens × n) = A (tokens × k) · B (k × n),
+// alpha 1, beta 0 (C is not read): qkv_proj (n = (heads + 2·kv_heads)·head_dim, k = hidden),
+// o_proj (n = hidden, k = heads·head_dim), gate_up_proj (n = intermediate, k = hidden: the
+// gate and the up projection each have this shape) and down_proj (n = hidden,
+// k = intermediate). The accuracy cases' dyadic data (exact products and sums); 256 sampled
+// elements checked against fp64 dot products.
+struct GemmWorkload {
+  using Op = GemmOp;
+  static std::vector<std::string> MathClauses() { return {"OP-GEMM-4", "OP-GEMM-5", "OP-GEMM-6"}; }
+
+  static std::vector<PerfProblem> Problems() {
+    return LlmProblems(PerfWeight::kHeavy, HalfAndSingleDtypes(), [](const LlmModel &l, size_t tokens) {
+      auto mnk = [tokens](size_t n, size_t k) {
+        return std::vector<std::pair<std::string, size_t>>{{"m", tokens}, {"n", n}, {"k", k}};
+      };
+      return PartDims{{"qkv_proj", mnk((l.heads + 2 * l.kv_heads) * l.head_dim, l.hidden)},
+                      {"o_proj", mnk(l.hidden, l.heads * l.head_dim)},
+                      {"gate_up_proj", mnk(l.intermediate, l.hidden)},
+                      {"down_proj", mnk(l.hidden, l.intermediate)}};
+    });
+  }
+
+  static GemmProblem At(const PerfProblem &p) {
+    GemmProblem problem;
+    problem.dtype = p.dtype;
+    problem.m = p.Dim("m");
+    problem.n = p.Dim("n");
+    problem.k = p.Dim("k");
+    return problem;
+  }
+
+  static PerfElement Element(const GemmProblem &p) {
+    return [n = p.n, k = p.k](const std::vector<HostTensor> &t, size_t, size_t flat) {
+      const size_t row = flat / n, column = flat % n;
+      const HostTensor a_row = GatherElements(t[1], {1, k}, row * k, 1);
+      const HostTensor b_column = GatherElements(t[2], {k, 1}, column, n);
+      const HostTensor unread_c(t[0].dtype(), Shape{1, 1});
+      return oracle::Gemm(unread_c, a_row, b_column, 1.0, 0.0).GetAt(0);
+    };
+  }
+};
+using GemmPerf = OpPerf<GemmWorkload>;
+INFINICTS_OP_PERF_CASES(GemmPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

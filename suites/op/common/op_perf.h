@@ -13,13 +13,35 @@
 //   using RmsNormPerf = OpPerf<RmsNormWorkload>;
 //   INFINICTS_OP_PERF_CASES(RmsNormPerf);
 //
-// The whole output is checked against the operator's oracle; the cost is its flops and
-// every tensor's bytes once (common/perf_cost.h).
+// By default the whole output is checked against the operator's oracle and the cost is its
+// flops and every tensor's bytes once (common/perf_cost.h). A workload may replace either:
+//   static PerfElement Element(const Op::Problem &);   // the oracle of one output element,
+//                                                      // for an oracle too slow whole (Gemm)
+//   static PerfCost Cost(const Op::Problem &, const std::vector<TensorSpec> &);
+//                                                      // where an ideal kernel touches less
+//                                                      // than every element (a gathered table)
 #pragma once
+
+#include <type_traits>
 
 #include "common/perf_case.h"
 
 namespace infinicts::op_cases {
+
+using PerfElement = decltype(PerfCheck::element);
+
+template <class Workload, class = void>
+struct HasElementCheck : std::false_type {};
+template <class Workload>
+struct HasElementCheck<Workload, std::void_t<decltype(Workload::Element(std::declval<const typename Workload::Op::Problem &>()))>>
+    : std::true_type {};
+
+template <class Workload, class = void>
+struct HasOwnCost : std::false_type {};
+template <class Workload>
+struct HasOwnCost<Workload, std::void_t<decltype(Workload::Cost(std::declval<const typename Workload::Op::Problem &>(),
+                                                                std::declval<const std::vector<TensorSpec> &>()))>>
+    : std::true_type {};
 
 template <class Workload>
 struct OpPerf {
@@ -31,11 +53,19 @@ struct OpPerf {
   static OpCalls Calls(const PerfProblem &p) { return Op::Calls(Workload::At(p)); }
   static void Fill(const PerfProblem &p, std::vector<HostTensor> &t, Rng &rng) { Op::Fill(Workload::At(p), t, rng); }
   static PerfCost Cost(const PerfProblem &p, const std::vector<TensorSpec> &specs) {
-    return {Op::Flops(Workload::At(p)), TensorBytes(specs)};
+    if constexpr (HasOwnCost<Workload>::value) {
+      return Workload::Cost(Workload::At(p), specs);
+    } else {
+      return {Op::Flops(Workload::At(p)), TensorBytes(specs)};
+    }
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
-    check.full = [problem = Workload::At(p)](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
+    if constexpr (HasElementCheck<Workload>::value) {
+      check.element = Workload::Element(Workload::At(p));
+    } else {
+      check.full = [problem = Workload::At(p)](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
+    }
     return check;
   }
 };
