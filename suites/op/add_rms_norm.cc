@@ -11,6 +11,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
@@ -137,6 +138,26 @@ struct AddRmsNormOp {
 
 INFINICTS_OP_CASES(AddRmsNormOp);
 INFINICTS_OP_WORKSPACE_CASES(AddRmsNormOp);
+
+// Perf: the residual add and the norm before attention or the FFN, over [tokens, hidden]
+// with weight [hidden] and epsilon 1e-6 (Llama-3's and Qwen2's), at each serving model's
+// hidden size. a and b cancel to rows whose mean square is near epsilon, as in the accuracy
+// cases; both outputs are checked whole.
+struct AddRmsNormWorkload {
+  using Op = AddRmsNormOp;
+  static std::vector<std::string> MathClauses() { return {"OP-ADDRMSNORM-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("residual_norm", RowWidth::kHidden, PerfWeight::kCheap, HalfAndSingleDtypes(),
+                            ServingModels());
+  }
+  static AddRmsNormProblem At(const PerfProblem &p) {
+    AddRmsNormProblem problem = AddRmsNormOp::Make(p.dtype, p.dtype, TokenRowShape(p));
+    problem.epsilon = 1e-6;
+    return problem;
+  }
+};
+using AddRmsNormPerf = OpPerf<AddRmsNormWorkload>;
+INFINICTS_OP_PERF_CASES(AddRmsNormPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

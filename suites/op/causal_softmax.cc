@@ -5,12 +5,14 @@
 // double, so a softmax without max subtraction returns Inf or NaN in any precision. Square problems start with a row of one kept element and
 // the rest keep few, so a mask off by one changes whole rows; total > seq (a KV cache)
 // moves the diagonal.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
@@ -122,6 +124,40 @@ struct CausalSoftmaxOp {
 
 INFINICTS_OP_CASES(CausalSoftmaxOp);
 INFINICTS_OP_WORKSPACE_CASES(CausalSoftmaxOp);
+
+// Perf: attention scores [heads, tokens, total], row i keeping the columns
+// j <= total - tokens + i: decode steps (1 and 16 tokens) over a context of kPerfContext
+// tokens, prefill chunks (512, 4096 tokens) square. F32 only: long rows of probabilities in
+// F16 or BF16 sit below the half types' absolute tolerance. Rows at ±750 as in the accuracy
+// cases. Checked whole while the scores are small, else 256 sampled elements (each the
+// oracle over its row's kept prefix).
+constexpr size_t kPerfContext = 512;
+
+struct CausalSoftmaxWorkload {
+  using Op = CausalSoftmaxOp;
+  static constexpr bool kWholeWhileSmall = true;
+  static std::vector<std::string> MathClauses() { return {"OP-CAUSALSOFTMAX-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return LlmProblems(PerfWeight::kHeavy, {INFINI_DTYPE_F32}, [](const LlmModel &l, size_t tokens) {
+      return PartDims{
+          {"attn_scores", {{"heads", l.heads}, {"seq", tokens}, {"total", std::max(tokens, kPerfContext)}}}};
+    });
+  }
+  static CausalSoftmaxProblem At(const PerfProblem &p) {
+    return CausalSoftmaxOp::Make(p.dtype, {p.Dim("heads"), p.Dim("seq"), p.Dim("total")});
+  }
+  static PerfElement Element(const CausalSoftmaxProblem &p) {
+    return [seq = p.shape[1], total = p.shape[2]](const std::vector<HostTensor> &t, size_t, size_t flat) {
+      const size_t row = flat / total, column = flat % total, last_kept = total - seq + row % seq;
+      if (column > last_kept) return 0.0;
+      // A one-row problem over the kept prefix keeps every column: the same softmax.
+      const HostTensor kept = GatherElements(t[1], {1, last_kept + 1}, row * total, 1);
+      return oracle::CausalSoftmax(kept).GetAt(column);
+    };
+  }
+};
+using CausalSoftmaxPerf = OpPerf<CausalSoftmaxWorkload>;
+INFINICTS_OP_PERF_CASES(CausalSoftmaxPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

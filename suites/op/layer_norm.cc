@@ -8,6 +8,7 @@
 #include "common/layouts.h"
 #include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "oracle/oracles.h"
 
@@ -143,6 +144,21 @@ struct LayerNormOp {
 
 INFINICTS_OP_CASES(LayerNormOp);
 INFINICTS_OP_WORKSPACE_CASES(LayerNormOp);
+
+// Perf: a LayerNorm with bias at the model's width (as GPT-style models place it where
+// Llama has RMSNorm), over [tokens, hidden], eps 1e-5, with its three outputs (output,
+// input_standardization, input_std_deviation). Rows of variance near epsilon as in the
+// accuracy cases; every output is checked whole.
+struct LayerNormWorkload {
+  using Op = LayerNormOp;
+  static std::vector<std::string> MathClauses() { return {"OP-LAYERNORM-3", "OP-LAYERNORM-4"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("layer_norm", RowWidth::kHidden, PerfWeight::kCheap, HalfAndSingleDtypes());
+  }
+  static LayerNormProblem At(const PerfProblem &p) { return LayerNormOp::Make(p.dtype, TokenRowShape(p)); }
+};
+using LayerNormPerf = OpPerf<LayerNormWorkload>;
+INFINICTS_OP_PERF_CASES(LayerNormPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

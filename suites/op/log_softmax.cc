@@ -5,6 +5,7 @@
 // losing 2^-24·|x|.)
 #include "common/axis_ops.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -24,6 +25,19 @@ struct LogSoftmaxTraits {
 using LogSoftmaxOp = AxisOp<LogSoftmaxTraits>;
 INFINICTS_OP_CASES(LogSoftmaxOp);
 INFINICTS_OP_WORKSPACE_CASES(LogSoftmaxOp);
+
+// Perf: the log-probabilities of the LM head's logits, [tokens, vocab] along the last axis.
+// Rows at ±120 as in the accuracy cases (no max subtraction overflows); checked whole.
+struct LogSoftmaxWorkload {
+  using Op = LogSoftmaxOp;
+  static std::vector<std::string> MathClauses() { return {"OP-LOGSOFTMAX-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("lm_head_logprobs", RowWidth::kVocab, PerfWeight::kHeavy, HalfAndSingleDtypes());
+  }
+  static AxisProblem At(const PerfProblem &p) { return LogSoftmaxOp::LastAxis(p.dtype, TokenRowShape(p)); }
+};
+using LogSoftmaxPerf = OpPerf<LogSoftmaxWorkload>;
+INFINICTS_OP_PERF_CASES(LogSoftmaxPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -11,6 +11,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 #include "tensor/dtype.h"
 
@@ -116,6 +117,27 @@ struct RearrangeOp {
 };
 
 INFINICTS_OP_CASES(RearrangeOp);
+
+// Perf: writing a layer's new keys into a head-major KV cache, [tokens, kv_heads, head_dim]
+// from a contiguous src into a dst whose memory is ordered [kv_heads, tokens, head_dim]
+// (swap01). The accuracy cases' data (values away from zero, subnormals planted); the whole
+// of dst is checked (bit for bit).
+struct RearrangeWorkload {
+  using Op = RearrangeOp;
+  static std::vector<std::string> MathClauses() { return {"OP-REARRANGE-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return LlmProblems(PerfWeight::kCheap, HalfAndSingleDtypes(), [](const LlmModel &l, size_t tokens) {
+      return PartDims{{"kv_cache_write", {{"tokens", tokens}, {"kv_heads", l.kv_heads}, {"head_dim", l.head_dim}}}};
+    });
+  }
+  static RearrangeProblem At(const PerfProblem &p) {
+    const Shape shape = {p.Dim("tokens"), p.Dim("kv_heads"), p.Dim("head_dim")};
+    // One token has nothing to swap: its head-major and token-major orders are the same.
+    return RearrangeOp::Make(p.dtype, shape, shape[0] > 1 ? LayoutKind::kOuterSwapped : LayoutKind::kContiguous);
+  }
+};
+using RearrangePerf = OpPerf<RearrangeWorkload>;
+INFINICTS_OP_PERF_CASES(RearrangePerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

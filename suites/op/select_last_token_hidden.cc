@@ -7,12 +7,15 @@
 // last request, so that the first token of a request (input_offsets[r]), the token past its
 // end (input_offsets[r + 1]), a per-batch-row index and the batch's last token all differ
 // from the right one. Hidden states are random, so every token's row is distinct.
+#include <algorithm>
 #include <numeric>
 
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
+#include "tensor/dtype.h"
 
 namespace infinicts::op_cases {
 namespace {
@@ -112,6 +115,37 @@ struct SelectLastTokenHiddenOp {
 };
 
 INFINICTS_OP_CASES(SelectLastTokenHiddenOp);
+
+// Perf: before the LM head of a packed prefill batch, the last token's hidden state of each
+// of 4 requests of equal length (one request per token below 4 tokens) out of
+// [1, tokens, hidden], at each serving model's hidden size. Costed as what must move: the
+// offsets, and each request's row read once and written once. The whole output is checked
+// (bit for bit).
+constexpr size_t kPrefillRequests = 4;
+
+struct SelectLastTokenHiddenWorkload {
+  using Op = SelectLastTokenHiddenOp;
+  static std::vector<std::string> MathClauses() { return {"OP-SELECTLASTTOKENHIDDEN-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("lm_head_input", RowWidth::kHidden, PerfWeight::kCheap, HalfAndSingleDtypes(),
+                            ServingModels());
+  }
+  static SelectLastTokenProblem At(const PerfProblem &p) {
+    const size_t tokens = p.Dim("tokens"), requests = std::min(tokens, kPrefillRequests);
+    return SelectLastTokenHiddenOp::Make(p.dtype, 1, tokens, p.Dim("width"),
+                                         std::vector<size_t>(requests, tokens / requests));
+  }
+  static PerfCost Cost(const SelectLastTokenProblem &p, const std::vector<TensorSpec> &) {
+    const size_t requests = p.lengths.size();
+    PerfCost cost;
+    cost.flops = SelectLastTokenHiddenOp::Flops(p);
+    cost.bytes = static_cast<double>((requests + 1) * DtypeSize(INFINI_DTYPE_I32) +
+                                     2 * requests * p.hidden * DtypeSize(p.dtype));
+    return cost;
+  }
+};
+using SelectLastTokenHiddenPerf = OpPerf<SelectLastTokenHiddenWorkload>;
+INFINICTS_OP_PERF_CASES(SelectLastTokenHiddenPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -4,6 +4,7 @@
 // whatever precision it computes in. Shapes, axes and layouts are shared with LogSoftmax.
 #include "common/axis_ops.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -21,6 +22,21 @@ struct SoftmaxTraits {
 using SoftmaxOp = AxisOp<SoftmaxTraits>;
 INFINICTS_OP_CASES(SoftmaxOp);
 INFINICTS_OP_WORKSPACE_CASES(SoftmaxOp);
+
+// Perf: the probabilities of the LM head's logits, [tokens, vocab] along the last axis. F32
+// only: most of 32000 probabilities lie below the half types' absolute tolerance, so an F16
+// or BF16 output could not be told from zeros (the accuracy cases say the same). Rows at
+// ±750 as in the accuracy cases (no max subtraction overflows); checked whole.
+struct SoftmaxWorkload {
+  using Op = SoftmaxOp;
+  static std::vector<std::string> MathClauses() { return {"OP-SOFTMAX-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    return TokenRowProblems("lm_head_probs", RowWidth::kVocab, PerfWeight::kHeavy, {INFINI_DTYPE_F32});
+  }
+  static AxisProblem At(const PerfProblem &p) { return SoftmaxOp::LastAxis(p.dtype, TokenRowShape(p)); }
+};
+using SoftmaxPerf = OpPerf<SoftmaxWorkload>;
+INFINICTS_OP_PERF_CASES(SoftmaxPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/flop_counts.h"
@@ -69,6 +70,12 @@ struct AxisOp {
   static std::vector<Problem> AccuracyProblems() { return AxisAccuracyProblems(Traits::Names()); }
   static std::vector<Problem> ConformanceProblems() { return AxisConformanceProblems(Traits::Names()); }
   static Problem ProbeProblem(infiniDtype_t dtype) { return AxisSmall(Traits::Names(), dtype); }
+  // Contiguous tensors of `shape` along the last axis.
+  static Problem LastAxis(infiniDtype_t dtype, Shape shape) {
+    Problem p = ProbeProblem(dtype);
+    p.shape = std::move(shape);
+    return p;
+  }
   static std::vector<BadDescriptor> BadDescriptors() { return AxisBadDescriptors(Traits::Names()); }
   static std::vector<AliasPair> InPlacePairs() { return {{0, 1}}; }
   static OpClauses Clauses() { return Traits::Clauses(); }

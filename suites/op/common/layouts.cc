@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 namespace infinicts::op_cases {
 namespace {
@@ -39,6 +40,16 @@ Layout UnitOddStrides(const Shape &shape) {
   return layout;
 }
 
+// Row-major over the shape with dims 0 and 1 exchanged, then viewed in the shape's order.
+Layout OuterSwapped(const Shape &shape) {
+  Shape stored = shape;
+  std::swap(stored[0], stored[1]);
+  Layout layout = ContiguousLayout(stored);
+  layout.shape = shape;
+  std::swap(layout.strides[0], layout.strides[1]);
+  return layout;
+}
+
 Layout Padded(const Shape &shape) {
   if (shape.size() >= 2) return PaddedLayout(shape, kRowPad);
   Layout layout = ContiguousLayout(shape);
@@ -61,13 +72,14 @@ const char *LayoutName(LayoutKind kind) {
     case LayoutKind::kFlipped: return "flip";
     case LayoutKind::kBroadcastAll: return "bcast_all";
     case LayoutKind::kUnitOddStrides: return "unit_odd";
+    case LayoutKind::kOuterSwapped: return "swap01";
   }
   return "layout";
 }
 
 std::vector<std::pair<LayoutKind, std::string>> EnumNames<LayoutKind>::All() {
   std::vector<std::pair<LayoutKind, std::string>> names;
-  for (int kind = 0; kind <= static_cast<int>(LayoutKind::kUnitOddStrides); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(LayoutKind::kOuterSwapped); ++kind)
     names.emplace_back(static_cast<LayoutKind>(kind), LayoutName(static_cast<LayoutKind>(kind)));
   names.emplace_back(LayoutKind::kContiguous, "contiguous");
   names.emplace_back(LayoutKind::kPadded, "padded");
@@ -90,6 +102,7 @@ bool LayoutApplies(LayoutKind kind, const Shape &shape) {
     case LayoutKind::kBroadcastLast: return !shape.empty() && shape.back() > 1;
     case LayoutKind::kBroadcastAll: return NumElements(shape) > 1;
     case LayoutKind::kUnitOddStrides: return std::find(shape.begin(), shape.end(), size_t{1}) != shape.end();
+    case LayoutKind::kOuterSwapped: return shape.size() >= 3 && shape[0] > 1 && shape[1] > 1;
   }
   return false;
 }
@@ -110,6 +123,7 @@ Layout MakeLayout(LayoutKind kind, const Shape &shape) {
     case LayoutKind::kView: return OffsetLayout(Padded(shape), kViewOffsetElements);
     case LayoutKind::kBroadcastAll: return Layout{shape, Strides(shape.size(), 0), 0};
     case LayoutKind::kUnitOddStrides: return UnitOddStrides(shape);
+    case LayoutKind::kOuterSwapped: return OuterSwapped(shape);
     case LayoutKind::kFlipped: {
       Layout layout = ContiguousLayout(shape);
       layout.strides[0] = -layout.strides[0];

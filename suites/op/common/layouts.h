@@ -23,6 +23,8 @@ enum class LayoutKind {
   kUnitOddStrides,    // row-major, but each dim of size 1 carries a stride no row-major layout
                       // gives it (0, 1, or past the whole tensor, in turn): what reshapes and
                       // unsqueezes leave behind; the elements sit exactly where row-major puts them
+  kOuterSwapped,      // 3-D and more: dims 0 and 1 exchanged in memory, as a head-major KV cache
+                      // [heads, tokens, dim] holds a [tokens, heads, dim] write
 };
 
 const char *LayoutName(LayoutKind kind);

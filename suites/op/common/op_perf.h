@@ -17,6 +17,8 @@
 // flops and every tensor's bytes once (common/perf_cost.h). A workload may replace either:
 //   static PerfElement Element(const Op::Problem &);   // the oracle of one output element,
 //                                                      // for an oracle too slow whole (Gemm)
+//   static constexpr bool kWholeWhileSmall = true;     // with Element: the whole output while
+//                                                      // it is small (common/perf_check.h)
 //   static PerfCost Cost(const Op::Problem &, const std::vector<TensorSpec> &);
 //                                                      // where an ideal kernel touches less
 //                                                      // than every element (a gathered table)
@@ -35,6 +37,12 @@ struct HasElementCheck : std::false_type {};
 template <class Workload>
 struct HasElementCheck<Workload, std::void_t<decltype(Workload::Element(std::declval<const typename Workload::Op::Problem &>()))>>
     : std::true_type {};
+
+template <class Workload, class = void>
+struct ChecksWholeWhileSmall : std::false_type {};
+template <class Workload>
+struct ChecksWholeWhileSmall<Workload, std::void_t<decltype(Workload::kWholeWhileSmall)>>
+    : std::bool_constant<Workload::kWholeWhileSmall> {};
 
 template <class Workload, class = void>
 struct HasOwnCost : std::false_type {};
@@ -61,9 +69,8 @@ struct OpPerf {
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
-    if constexpr (HasElementCheck<Workload>::value) {
-      check.element = Workload::Element(Workload::At(p));
-    } else {
+    if constexpr (HasElementCheck<Workload>::value) check.element = Workload::Element(Workload::At(p));
+    if constexpr (!HasElementCheck<Workload>::value || ChecksWholeWhileSmall<Workload>::value) {
       check.full = [problem = Workload::At(p)](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
     }
     return check;
