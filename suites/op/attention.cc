@@ -23,6 +23,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
@@ -277,6 +278,56 @@ struct AttentionOp {
 
 INFINICTS_OP_CASES(AttentionOp);
 INFINICTS_OP_WORKSPACE_CASES(AttentionOp);
+
+// Perf: one layer's self-attention of one sequence over its KV cache at the heads of
+// Llama-2-7B (32 over 32 kv heads), Llama-3-8B (32 over 8) and Qwen2-7B (28 over 4), head_dim
+// 128: decode_ctx_512, one new token after 511 cached (the full profile adds decode_ctx_4096,
+// after 4095), and prefill, a prompt of 16 tokens from position 0 (full: also 512). The caches
+// hold exactly pos + seq_len rows (no junk rows); q, k, v and the caches' prior rows lie away
+// from zero, as in the accuracy cases. The whole output and both caches are checked. Costed
+// as the terms of q·k and p·V and every tensor once: q, k, v, out and the caches' rows.
+struct AttentionWorkload {
+  using Op = AttentionOp;
+  static std::vector<std::string> MathClauses() { return {"OP-ATTENTION-4", "OP-ATTENTION-5"}; }
+
+  static std::vector<PerfProblem> Problems() {
+    std::vector<size_t> contexts = {512}, prompts = {16};
+    if (cts::FullProfile()) {
+      contexts.push_back(4096);
+      prompts.push_back(512);
+    }
+    auto problem_of = [](const LlmModel &model, infiniDtype_t dtype, const std::string &part, size_t seq, size_t pos) {
+      PerfProblem problem;
+      problem.dtype = dtype;
+      problem.model = model.name;
+      problem.part = part;
+      problem.tokens = seq;
+      problem.dims = {{"heads", model.heads},
+                      {"kv_heads", model.kv_heads},
+                      {"seq_len", seq},
+                      {"pos", pos},
+                      {"head_dim", model.head_dim}};
+      return problem;
+    };
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : ServingModels()) {
+      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+        for (size_t context : contexts) {
+          problems.push_back(problem_of(model, dtype, "decode_ctx_" + std::to_string(context), 1, context - 1));
+        }
+        for (size_t prompt : prompts) problems.push_back(problem_of(model, dtype, "prefill", prompt, 0));
+      }
+    }
+    return problems;
+  }
+
+  static AttentionProblem At(const PerfProblem &p) {
+    return AttentionOp::Make(p.dtype, p.Dim("heads"), p.Dim("kv_heads"), p.Dim("seq_len"), p.Dim("pos"),
+                             p.Dim("head_dim"), 0);
+  }
+};
+using AttentionPerf = OpPerf<AttentionWorkload>;
+INFINICTS_OP_PERF_CASES(AttentionPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

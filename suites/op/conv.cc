@@ -11,6 +11,7 @@
 
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -223,6 +224,68 @@ struct ConvOp {
 
 INFINICTS_OP_CASES(ConvOp);
 INFINICTS_OP_WORKSPACE_CASES(ConvOp);
+
+// Perf: ResNet-50's conv2_x 3×3 convolution, 64 → 64 channels on 56×56, batch 1, pad 1,
+// stride 1, with bias (y and x [1, 64, 56, 56], w [64, 64, 3, 3]). The accuracy cases' dyadic
+// data; 256 sampled elements, each the oracle over its zero-padded receptive field.
+struct ConvWorkload {
+  using Op = ConvOp;
+  static std::vector<std::string> MathClauses() { return {"OP-CONV-4", "OP-CONV-5"}; }
+
+  static std::vector<PerfProblem> Problems() {
+    constexpr size_t kChannels = 64, kSide = 56, kKernel = 3, kPad = 1;
+    std::vector<PerfProblem> problems;
+    for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+      PerfProblem p;
+      p.dtype = dtype;
+      p.model = "resnet50";
+      p.part = "conv2_3x3";
+      p.dims = {{"batch", 1}, {"c_in", kChannels}, {"c_out", kChannels}, {"h", kSide}, {"w", kSide},
+                {"kernel", kKernel}, {"pad", kPad}};
+      problems.push_back(p);
+    }
+    return problems;
+  }
+
+  static ConvProblem At(const PerfProblem &p) {
+    const size_t kernel = p.Dim("kernel"), pad = p.Dim("pad");
+    return ConvOp::Make(p.dtype, p.Dim("batch"), p.Dim("c_in"), p.Dim("c_out"), {p.Dim("h"), p.Dim("w")},
+                        {kernel, kernel}, {pad, pad}, {1, 1}, {1, 1}, true);
+  }
+
+  // y[n, o, r, c] of a 2-D problem: the oracle over x's receptive field of it, gathered into a
+  // [1, C_in, k_h, k_w] patch with zeros where the padding is, and w's filter o.
+  static PerfElement Element(const ConvProblem &p) {
+    if (p.input.size() != 2) throw std::logic_error("conv: the sampled perf check takes 2-D problems");
+    return [p, output = p.Output()](const std::vector<HostTensor> &t, size_t, size_t flat) {
+      const size_t column = flat % output[1], row = flat / output[1] % output[0];
+      const size_t out_channel = flat / (output[0] * output[1]) % p.out_channels;
+      const size_t n = flat / (output[0] * output[1] * p.out_channels);
+      // Where tap k of output index o reads x along spatial dim d (outside it: the padding).
+      auto source = [&p](size_t o, size_t k, size_t d) {
+        return static_cast<ptrdiff_t>(o * p.Stride(d) + k * p.Dilation(d)) - static_cast<ptrdiff_t>(p.Pad(d));
+      };
+      HostTensor patch(t[1].dtype(), Shape{1, p.in_channels, p.kernel[0], p.kernel[1]});
+      HostTensor filter(t[2].dtype(), Shape{1, p.in_channels, p.kernel[0], p.kernel[1]});
+      for (size_t c = 0; c < p.in_channels; ++c) {
+        for (size_t i = 0; i < p.kernel[0]; ++i) {
+          for (size_t j = 0; j < p.kernel[1]; ++j) {
+            const ptrdiff_t r = source(row, i, 0), s = source(column, j, 1);
+            const bool inside = r >= 0 && s >= 0 && r < static_cast<ptrdiff_t>(p.input[0]) &&
+                                s < static_cast<ptrdiff_t>(p.input[1]);
+            patch.Set({0, c, i, j}, inside ? t[1].Get({n, c, static_cast<size_t>(r), static_cast<size_t>(s)}) : 0.0);
+            filter.Set({0, c, i, j}, t[2].Get({out_channel, c, i, j}));
+          }
+        }
+      }
+      HostTensor bias(t[3].dtype(), Shape{1});
+      if (p.has_bias) bias.Set({0}, t[3].Get({out_channel}));
+      return oracle::Conv(patch, filter, p.has_bias ? &bias : nullptr, {}, {}, {}).GetAt(0);
+    };
+  }
+};
+using ConvPerf = OpPerf<ConvWorkload>;
+INFINICTS_OP_PERF_CASES(ConvPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
