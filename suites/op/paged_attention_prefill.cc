@@ -15,6 +15,7 @@
 
 #include "common/op_cases.h"
 #include "common/paged_attention_data.h"
+#include "common/paged_attention_perf.h"
 
 namespace infinicts::op_cases {
 namespace {
@@ -136,6 +137,37 @@ struct PagedAttentionPrefillOp {
 
 INFINICTS_OP_CASES(PagedAttentionPrefillOp);
 INFINICTS_OP_WORKSPACE_CASES(PagedAttentionPrefillOp);
+
+// Perf: a prefill chunk of one sequence, its new queries the last of 512 cached keys plus its
+// own (cum_seq_lens_q [0, n]), at the heads of Llama-2-7B, Llama-3-8B and Qwen2-7B, head_size
+// 128: chunks of 16 and 128 queries in the quick profile, 16, 512 and 4096 in the full one
+// (common/paged_attention_perf.h has the pools, the data and the check). Costed as 2 flops
+// per term of q·k and p·V over the causal keys, and the bytes of q, out, the sequence's rows,
+// its table entries, seq_lens and cum_seq_lens_q.
+struct PagedAttentionPrefillWorkload {
+  using Op = PagedAttentionPrefillOp;
+  static std::vector<std::string> MathClauses() { return {"OP-PAGEDATTENTIONPREFILL-3"}; }
+
+  static std::vector<PerfProblem> Problems() {
+    const std::vector<size_t> chunks =
+        cts::FullProfile() ? std::vector<size_t>{16, 512, 4096} : std::vector<size_t>{16, 128};
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : ServingModels()) {
+      for (infiniDtype_t dtype : PagedPerfDtypes()) {
+        for (size_t chunk : chunks) {
+          problems.push_back(PagedPerfProblem(model, dtype, "prefill_chunk", 1, kPrefillHistory + chunk, chunk));
+        }
+      }
+    }
+    return problems;
+  }
+
+  static PagedAttentionProblem At(const PerfProblem &p) { return PagedPerfAt(p, true); }
+  static PerfCost Cost(const PagedAttentionProblem &p, const std::vector<TensorSpec> &) { return PagedPerfCost(p); }
+  static PerfElement Element(const PagedAttentionProblem &p) { return PagedPerfElement(p); }
+};
+using PagedAttentionPrefillPerf = OpPerf<PagedAttentionPrefillWorkload>;
+INFINICTS_OP_PERF_CASES(PagedAttentionPrefillPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

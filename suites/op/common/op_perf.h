@@ -16,7 +16,8 @@
 // By default the whole output is checked against the operator's oracle and the cost is its
 // flops and every tensor's bytes once (common/perf_cost.h). A workload may replace either:
 //   static PerfElement Element(const Op::Problem &);   // the oracle of one output element,
-//                                                      // for an oracle too slow whole (Gemm)
+//                                                      // for an oracle too slow whole (Gemm);
+//                                                      // empty where the whole is cheap enough
 //   static constexpr bool kWholeWhileSmall = true;     // with Element: the whole output while
 //                                                      // it is small (common/perf_check.h)
 //   static PerfCost Cost(const Op::Problem &, const std::vector<TensorSpec> &);
@@ -69,10 +70,12 @@ struct OpPerf {
   }
   static PerfCheck Check(const PerfProblem &p) {
     PerfCheck check;
-    if constexpr (HasElementCheck<Workload>::value) check.element = Workload::Element(Workload::At(p));
-    if constexpr (!HasElementCheck<Workload>::value || ChecksWholeWhileSmall<Workload>::value) {
-      check.full = [problem = Workload::At(p)](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
+    const auto problem = Workload::At(p);
+    if constexpr (HasElementCheck<Workload>::value) {
+      check.element = Workload::Element(problem);
+      if (check.element && !ChecksWholeWhileSmall<Workload>::value) return check;
     }
+    check.full = [problem](const std::vector<HostTensor> &t) { return Op::Expected(problem, t); };
     return check;
   }
 };

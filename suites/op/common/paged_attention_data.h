@@ -16,11 +16,20 @@
 // blocks, the slots past a sequence's length, gaps of padded layouts) keeps the all-ones
 // bytes storage starts with: NaN (OP-PAGEDATTENTION-4). q ±[q_min, q_max]; ALiBi slopes
 // 2^(−8(h+1)/heads), ALiBi's own, one per query head.
+//
+// Shared pools (shared_pool_blocks > 0; the perf cases', common/paged_attention_perf.h): a
+// pool of that many blocks, too large to fill element by element in the time a case has. Each
+// sequence's table row holds exactly its blocks, drawn in turn from a shuffled list of the
+// pool's blocks; a batch that needs more blocks than the pool has shares them between
+// sequences (as prefix caching and parallel sampling do; a later sequence's rows overwrite an
+// earlier one's). The live rows are copies of rows drawn from a bank of kSharedPoolBankRows
+// random rows (keys ±[0.25, 1.25], values ±[0.25, 2]); q as above.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -116,6 +125,10 @@ struct PagedAttentionProblem : Param<PagedAttentionProblem> {
   AlibiUse alibi = AlibiUse::kNone;
   QueryLayout q_layout = QueryLayout::kContiguous, out_layout = QueryLayout::kContiguous;
   CacheLayout pool_layout = CacheLayout::kContiguous;
+  // 0: the block tables of AssignBlocks; else a shared pool of this many blocks (top of this
+  // file; spare_blocks and full_table then play no part). No field: only the perf cases,
+  // which build their problems in code, take one.
+  size_t shared_pool_blocks = 0;
 
   // scale travels as a float: the oracle uses the value the backend receives.
   double PassedScale() const { return static_cast<double>(static_cast<float>(scale)); }
@@ -219,10 +232,27 @@ inline double AlibiSlope(size_t h, size_t heads) {
   return std::exp2(-8.0 * static_cast<double>(h + 1) / static_cast<double>(heads));
 }
 
+// Rows of kSharedPoolBankRows keys and values whose copies fill a shared pool.
+inline constexpr size_t kSharedPoolBankRows = 1024;
+
+// The blocks a shared pool gives each sequence: a table row of the most any sequence needs,
+// from `order` (the pool's blocks, shuffled) in turn, wrapping round when they run out.
+inline BlockAssignment SharedPoolBlocks(const PagedAttentionProblem &p, const std::vector<int64_t> &order) {
+  BlockAssignment a;
+  a.num_blocks = p.shared_pool_blocks;
+  for (int64_t keys : p.keys) {
+    a.max_blocks = std::max(a.max_blocks, (static_cast<size_t>(keys) + p.block_size - 1) / p.block_size);
+  }
+  if (order.empty()) return a;  // the shapes alone
+  a.tables.resize(p.NumSeqs() * a.max_blocks);
+  for (size_t i = 0; i < a.tables.size(); ++i) a.tables[i] = order[i % order.size()];
+  return a;
+}
+
 // The specs in the create call's order: out, q, k_cache, v_cache, block_tables, seq_lens,
 // [cum_seq_lens_q,] alibi_slopes.
 inline std::vector<TensorSpec> PagedAttentionSpecs(const PagedAttentionProblem &p) {
-  const BlockAssignment blocks = AssignBlocks(p);
+  const BlockAssignment blocks = p.shared_pool_blocks ? SharedPoolBlocks(p, {}) : AssignBlocks(p);
   const size_t rows = p.prefill ? p.TotalQueries() : p.NumSeqs();
   auto pool = [&](size_t dim) {
     return MakeCacheLayout(p.pool_layout, {blocks.num_blocks, p.kv_heads, p.block_size, dim}, kPagedSpareSlots);
@@ -258,7 +288,53 @@ inline void FillPagedIndices(const PagedAttentionProblem &p, const BlockAssignme
   }
 }
 
+// Copies `width` elements of the row at `from` (a multi-index up to the last dim) of a
+// tensor whose rows are contiguous to the row at `to` of another of the same dtype.
+inline void CopyRow(const HostTensor &src, const std::vector<size_t> &from, HostTensor &dst,
+                    const std::vector<size_t> &to, size_t width) {
+  auto offset = [](const HostTensor &t, const std::vector<size_t> &index) {
+    ptrdiff_t at = t.offset();
+    for (size_t d = 0; d < index.size(); ++d) at += static_cast<ptrdiff_t>(index[d]) * t.strides()[d];
+    return at;
+  };
+  const size_t size = src.element_size();
+  std::memcpy(dst.storage() + offset(dst, to) * static_cast<ptrdiff_t>(size),
+              src.storage() + offset(src, from) * static_cast<ptrdiff_t>(size), width * size);
+}
+
+// A shared pool's data (top of this file).
+inline void FillSharedPool(const PagedAttentionProblem &p, std::vector<HostTensor> &t, Rng &rng) {
+  FillAwayFromZero(t[1], rng, p.q_min, p.q_max);
+  std::vector<int64_t> order(p.shared_pool_blocks);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  const BlockAssignment blocks = SharedPoolBlocks(p, order);
+  FillPagedIndices(p, blocks, t);
+  HostTensor key_bank(p.dtype, Shape{kSharedPoolBankRows, p.head_size});
+  HostTensor value_bank(p.dtype, Shape{kSharedPoolBankRows, p.value_size});
+  FillAwayFromZero(key_bank, rng, 0.25, 1.25);
+  FillAwayFromZero(value_bank, rng, 0.25, 2.0);
+  std::uniform_int_distribution<size_t> pick(0, kSharedPoolBankRows - 1);
+  for (size_t s = 0; s < p.NumSeqs(); ++s) {
+    for (size_t j = 0; j < static_cast<size_t>(p.keys[s]); ++j) {
+      const size_t block = static_cast<size_t>(blocks.tables[s * blocks.max_blocks + j / p.block_size]);
+      const size_t slot = j % p.block_size;
+      for (size_t kv = 0; kv < p.kv_heads; ++kv) {
+        CopyRow(key_bank, {pick(rng)}, t[2], {block, kv, slot}, p.head_size);
+        CopyRow(value_bank, {pick(rng)}, t[3], {block, kv, slot}, p.value_size);
+      }
+    }
+  }
+  if (p.HasAlibi()) {
+    for (size_t h = 0; h < p.heads; ++h) t[p.AlibiIndex()].Set({h}, AlibiSlope(h, p.heads));
+  }
+}
+
 inline void FillPagedAttention(const PagedAttentionProblem &p, std::vector<HostTensor> &t, Rng &rng) {
+  if (p.shared_pool_blocks) {
+    FillSharedPool(p, t, rng);
+    return;
+  }
   const BlockAssignment blocks = AssignBlocks(p);
   std::uniform_real_distribution<double> key_magnitude(0.25, 1.25), value_magnitude(0.25, 2.0);
   std::bernoulli_distribution negative(0.5);
