@@ -10,6 +10,7 @@
 // decode (one new token) and prefill chunks, head_dim 1 to 128, and k/v views: a
 // token-major projection output, the k and v columns of a fused QKV tensor, a head_dim
 // that is not the unit stride, the batch walked backwards.
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
@@ -217,6 +219,65 @@ struct KVCachingOp {
 
 INFINICTS_OP_CASES(KVCachingOp);
 INFINICTS_OP_WORKSPACE_CASES(KVCachingOp);
+
+// Perf: a layer's new keys and values appended to its caches, k and v [batch, kv_heads,
+// new_len, 128] into caches [batch, kv_heads, max_seq_len, 128], I64 past lengths, at the kv
+// heads of Llama-2-7B (32), Llama-3-8B (8) and Qwen2-7B (4): decode (1 new token for each of
+// 1, 16 and 64 sequences) and prefill chunks (one sequence, 16 and 512 new tokens, 4096 in
+// the full profile). The caches hold at most 4096 positions and 1 Mi elements each (the
+// oracle checks them whole). The accuracy cases' data: prior values, k and v away from zero;
+// past lengths spread over 0 … max_seq_len - new_len, ends included (one sequence: the
+// last rows, where a write one position late leaves them). Costed as memory traffic: k and v
+// read, as many cache elements written, and the lengths; no flops.
+constexpr size_t kPerfCacheElements = size_t{1} << 20;  // per cache, unless a prefill chunk needs more
+constexpr size_t kPerfMaxContext = 4096;
+
+PerfProblem CacheProblem(const LlmModel &model, infiniDtype_t dtype, const char *part, size_t batch, size_t new_len) {
+  const size_t room = kPerfCacheElements / (batch * model.kv_heads * model.head_dim);
+  PerfProblem problem;
+  problem.dtype = dtype;
+  problem.model = model.name;
+  problem.part = part;
+  problem.tokens = batch * new_len;
+  problem.dims = {{"batch", batch},
+                  {"kv_heads", model.kv_heads},
+                  {"max_seq_len", std::max(new_len, std::min(kPerfMaxContext, room))},
+                  {"new_len", new_len},
+                  {"head_dim", model.head_dim}};
+  return problem;
+}
+
+struct KVCachingWorkload {
+  using Op = KVCachingOp;
+  static std::vector<std::string> MathClauses() { return {"OP-KVCACHING-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<size_t> chunks = {16, 512};
+    if (cts::FullProfile()) chunks.push_back(4096);
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : ServingModels()) {
+      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+        for (size_t batch : {1, 16, 64}) problems.push_back(CacheProblem(model, dtype, "decode", batch, 1));
+        for (size_t chunk : chunks) problems.push_back(CacheProblem(model, dtype, "prefill_chunk", 1, chunk));
+      }
+    }
+    return problems;
+  }
+  static KVCachingOp::Problem At(const PerfProblem &p) {
+    const size_t batch = p.Dim("batch"), new_len = p.Dim("new_len"), max_seq_len = p.Dim("max_seq_len");
+    const int64_t longest = static_cast<int64_t>(max_seq_len - new_len);
+    std::vector<int64_t> past(batch, longest);  // one sequence: the last rows
+    if (batch > 1) {
+      for (size_t b = 0; b < batch; ++b) past[b] = longest * static_cast<int64_t>(b) / static_cast<int64_t>(batch - 1);
+    }
+    return KVCachingOp::Make(p.dtype, INFINI_DTYPE_I64, p.Dim("kv_heads"), max_seq_len, new_len, p.Dim("head_dim"),
+                             std::move(past));
+  }
+  static PerfCost Cost(const KVCachingOp::Problem &p, const std::vector<TensorSpec> &) {
+    return CacheWriteCost(KVCachingOp::kSubject, 2 * NumElements(p.EntryShape()), p.dtype, p.Batch(), p.length_dtype);  // k and v
+  }
+};
+using KVCachingPerf = OpPerf<KVCachingWorkload>;
+INFINICTS_OP_PERF_CASES(KVCachingPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
