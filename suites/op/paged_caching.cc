@@ -14,6 +14,8 @@
 // a fused QKV tensor, padded heads, a head_dim that is not the unit stride, tokens backwards.
 #include <algorithm>
 #include <functional>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +25,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/problem_grammar.h"
 #include "oracle/oracles.h"
 
@@ -219,6 +222,81 @@ struct PagedCachingOp {
 
 INFINICTS_OP_CASES(PagedCachingOp);
 INFINICTS_OP_WORKSPACE_CASES(PagedCachingOp);
+
+// Perf: a layer's new keys and values scattered into paged pools of 16-slot blocks (vLLM's
+// default), k and v [tokens, kv_heads, 128] into pools [num_blocks, kv_heads, 16, 128], I64
+// slots, at the kv heads of Llama-2-7B (32), Llama-3-8B (8) and Qwen2-7B (4): decode (1, 16
+// and 64 sequences, each token at a drawn offset of its own block, the blocks drawn from the
+// pool) and prefill chunks (one sequence, 16 and 512 tokens, 4096 in the full profile,
+// starting at a drawn offset of its first block, its blocks drawn from the pool in no
+// order); the slots are drawn from a fixed seed (a problem is the same wherever it is built).
+// The pools hold at most 1 Mi elements each unless a chunk needs more blocks (the oracle
+// checks them whole); prior values, k and v away from zero. Costed as memory traffic: k and
+// v read, as many pool elements written, and the slots; no flops.
+constexpr size_t kPerfBlockSize = 16;
+constexpr size_t kPerfPoolElements = size_t{1} << 20;  // per pool, unless a chunk needs more blocks
+
+PerfProblem PoolProblem(const LlmModel &model, infiniDtype_t dtype, const char *part, size_t tokens,
+                        size_t blocks_needed) {
+  const size_t room = kPerfPoolElements / (model.kv_heads * kPerfBlockSize * model.head_dim);
+  PerfProblem problem;
+  problem.dtype = dtype;
+  problem.model = model.name;
+  problem.part = part;
+  problem.tokens = tokens;
+  problem.dims = {{"tokens", tokens},
+                  {"kv_heads", model.kv_heads},
+                  {"head_dim", model.head_dim},
+                  {"num_blocks", std::max(blocks_needed, room)},
+                  {"block_size", kPerfBlockSize}};
+  return problem;
+}
+
+struct PagedCachingWorkload {
+  using Op = PagedCachingOp;
+  static std::vector<std::string> MathClauses() { return {"OP-PAGEDCACHING-3"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<size_t> chunks = {16, 512};
+    if (cts::FullProfile()) chunks.push_back(4096);
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : ServingModels()) {
+      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+        for (size_t batch : {1, 16, 64}) problems.push_back(PoolProblem(model, dtype, "decode", batch, batch));
+        // A chunk starting inside its first block spans one block more than it fills.
+        for (size_t chunk : chunks) {
+          problems.push_back(PoolProblem(model, dtype, "prefill_chunk", chunk, chunk / kPerfBlockSize + 1));
+        }
+      }
+    }
+    return problems;
+  }
+  static PagedCachingOp::Problem At(const PerfProblem &p) {
+    const size_t tokens = p.Dim("tokens"), block_size = p.Dim("block_size");
+    Rng rng(1);
+    std::vector<int64_t> blocks(p.Dim("num_blocks"));
+    std::iota(blocks.begin(), blocks.end(), 0);
+    std::shuffle(blocks.begin(), blocks.end(), rng);
+    std::uniform_int_distribution<size_t> offset(0, block_size - 1);
+    const bool decode = p.part == "decode";
+    const size_t start = decode ? 0 : offset(rng);  // the chunk's first position in its first block
+    std::vector<int64_t> slots(tokens);
+    for (size_t i = 0; i < tokens; ++i) {
+      // Decode: token i alone in block i; a chunk: position start + i of one sequence.
+      const size_t block = decode ? i : (start + i) / block_size;
+      const size_t in_block = decode ? offset(rng) : (start + i) % block_size;
+      slots[i] = blocks.at(block) * static_cast<int64_t>(block_size) + static_cast<int64_t>(in_block);
+    }
+    const size_t head_dim = p.Dim("head_dim");
+    return PagedCachingOp::Make(p.dtype, p.part, std::move(slots), p.Dim("kv_heads"), head_dim, head_dim,
+                                p.Dim("num_blocks"), block_size);
+  }
+  static PerfCost Cost(const PagedCachingOp::Problem &p, const std::vector<TensorSpec> &) {
+    const size_t entries = p.Tokens() * p.kv_heads * (p.head_dim + p.v_head_dim);  // k and v
+    return CacheWriteCost(PagedCachingOp::kSubject, entries, p.dtype, p.Tokens(), INFINI_DTYPE_I64);
+  }
+};
+using PagedCachingPerf = OpPerf<PagedCachingWorkload>;
+INFINICTS_OP_PERF_CASES(PagedCachingPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
