@@ -12,6 +12,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -206,6 +207,32 @@ struct RopeOp {
 
 INFINICTS_OP_CASES(RopeOp);
 INFINICTS_OP_WORKSPACE_CASES(RopeOp);
+
+// Perf: the rotary embedding of a layer's queries, x and y [tokens, heads, head_dim], GPT-NeoX
+// pairing (Llama's rotate-half), I32 positions, sin/cos tables of Llama-2's 4096 positions with
+// the usual angles pos·10000^(-2i/head_dim). The accuracy cases' data: positions drawn from
+// the whole table, so a backend that indexes the tables by token fails. Checked whole; costed
+// as one table row per token.
+constexpr size_t kPerfTablePositions = 4096;
+
+struct RopeWorkload {
+  using Op = RopeOp;
+  static std::vector<std::string> MathClauses() { return {"OP-ROPE-4", "OP-ROPE-5"}; }
+  static std::vector<PerfProblem> Problems() {
+    return LlmProblems(PerfWeight::kCheap, HalfAndSingleDtypes(), [](const LlmModel &l, size_t tokens) {
+      return PartDims{{"q_rope", {{"tokens", tokens}, {"heads", l.heads}, {"head_dim", l.head_dim}}}};
+    });
+  }
+  static RopeOp::Problem At(const PerfProblem &p) {
+    return RopeOp::Make(p.dtype, INFINI_DTYPE_I32, 0, p.Dim("tokens"), p.Dim("heads"), p.Dim("head_dim"),
+                        kPerfTablePositions, INFINIOP_ROPE_ALGO_GPT_NEOX);
+  }
+  static PerfCost Cost(const RopeOp::Problem &p, const std::vector<TensorSpec> &specs) {
+    return RopeCost(NumElements(p.XShape()), p.seq, p.dhead / 2, specs);
+  }
+};
+using RopePerf = OpPerf<RopeWorkload>;
+INFINICTS_OP_PERF_CASES(RopePerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
