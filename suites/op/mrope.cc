@@ -12,6 +12,7 @@
 // small sections; 1-D (text) positions; more k heads than q heads; one token; I32 and I64
 // positions. Views: q and k as the columns of a fused QKV row, q_out with padded rows, tables
 // with padded rows, positions column-major.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -23,6 +24,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -259,6 +261,68 @@ struct MRoPEOp {
 
 INFINICTS_OP_CASES(MRoPEOp);
 INFINICTS_OP_WORKSPACE_CASES(MRoPEOp);
+
+// Perf: the multimodal rotary embedding of a layer's queries and keys, q and q_out
+// [tokens, heads·128], k and k_out [tokens, kv_heads·128], at the heads of Llama-2-7B (32/32),
+// Llama-3-8B (32/8) and Qwen2-7B (28/4; Qwen2-VL-7B's language model), rotary_dim 128: qk_mrope
+// with Qwen2-VL's sections (16, 24, 24), qk_mrope_interleaved with Qwen3-VL's (24, 20, 20)
+// interleaved; I64 positions [3, tokens], tables of 4096 positions. The accuracy cases' data
+// (unrelated table angles, three different positions per token drawn from the table), checked
+// whole. Costed as the tokens of one image's patches (t the image's position, h and w that
+// plus the patch's row and column in a grid ceil(sqrt(tokens)) wide) would be: the rotated
+// elements and the traffic of every tensor but the tables, of which only the elements those
+// positions reach count (common/perf_cost.h MRopeCost).
+constexpr size_t kPerfTablePositions = 4096;
+
+// The patch grid's width: rows of ceil(sqrt(tokens)) patches.
+size_t GridWidth(size_t tokens) {
+  size_t width = 1;
+  while (width * width < tokens) ++width;
+  return width;
+}
+
+// The position row (0 t, 1 h, 2 w) of frequency i, as OP-MROPE-6 says.
+size_t AxisOf(size_t i, const MRoPEOp::Problem &p) {
+  if (p.interleaved) {
+    if (i % 3 == 1 && i < 3 * static_cast<size_t>(p.section_h)) return 1;
+    if (i % 3 == 2 && i < 3 * static_cast<size_t>(p.section_w)) return 2;
+    return 0;
+  }
+  if (i < static_cast<size_t>(p.section_t)) return 0;
+  return i < static_cast<size_t>(p.section_t + p.section_h) ? 1 : 2;
+}
+
+struct MRoPEWorkload {
+  using Op = MRoPEOp;
+  static std::vector<std::string> MathClauses() { return {"OP-MROPE-5", "OP-MROPE-6"}; }
+  static std::vector<PerfProblem> Problems() {
+    return LlmProblems(PerfWeight::kCheap, HalfAndSingleDtypes(), [](const LlmModel &l, size_t tokens) {
+      const std::vector<std::pair<std::string, size_t>> dims = {
+          {"tokens", tokens}, {"heads", l.heads}, {"kv_heads", l.kv_heads}, {"head_dim", l.head_dim}};
+      return PartDims{{"qk_mrope", dims}, {"qk_mrope_interleaved", dims}};
+    }, ServingModels());
+  }
+  static MRoPEOp::Problem At(const PerfProblem &p) {
+    const bool interleaved = p.part == "qk_mrope_interleaved";
+    const std::array<int, 3> sections = interleaved ? std::array<int, 3>{24, 20, 20} : std::array<int, 3>{16, 24, 24};
+    const size_t dim = p.Dim("head_dim");
+    MRoPEOp::Problem problem = MRoPEOp::Make(p.dtype, INFINI_DTYPE_I64, p.Dim("tokens"), p.Dim("heads"),
+                                             p.Dim("kv_heads"), dim, static_cast<int>(dim), sections, interleaved);
+    problem.table_len = kPerfTablePositions;
+    return problem;
+  }
+  static PerfCost Cost(const MRoPEOp::Problem &p, const std::vector<TensorSpec> &specs) {
+    const size_t width = GridWidth(p.tokens);
+    // Distinct positions per row: one image position (t), the grid's rows (h) and columns (w).
+    const size_t distinct[3] = {1, (p.tokens + width - 1) / width, std::min(width, p.tokens)};
+    size_t table_elements = 0;
+    for (size_t i = 0; i < p.Half(); ++i) table_elements += distinct[AxisOf(i, p)];
+    const size_t rotated = p.tokens * (p.q_heads + p.k_heads) * p.head_size;
+    return MRopeCost(rotated, table_elements, specs);
+  }
+};
+using MRopePerf = OpPerf<MRoPEWorkload>;
+INFINICTS_OP_PERF_CASES(MRopePerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
