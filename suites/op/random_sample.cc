@@ -14,6 +14,7 @@
 #include "common/layouts.h"
 #include "common/flop_counts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/row_lengths.h"
 #include "common/sampling_data.h"
 #include "oracle/oracles.h"
@@ -171,6 +172,35 @@ struct RandomSampleOp {
 
 INFINICTS_OP_CASES(RandomSampleOp);
 INFINICTS_OP_WORKSPACE_CASES(RandomSampleOp);
+
+// Perf: one draw from the LM head's logits over Llama-2's vocabulary of 32000, topp 0.9,
+// topk 50, temperature 0.8, random_val 0.5, into an I64 result. The scores are those of the
+// accuracy cases (distinct top values above a tail), redrawn until the oracle's threshold
+// lies at least kMinSamplingMargin of the distribution from its index's boundaries and the
+// index is not 0 (an untouched result would pass); the index is checked.
+struct RandomSampleWorkload {
+  using Op = RandomSampleOp;
+  static std::vector<std::string> MathClauses() { return {"OP-RANDOMSAMPLE-3", "OP-RANDOMSAMPLE-4"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : PerfModels()) {
+      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+        PerfProblem p;
+        p.dtype = dtype;
+        p.model = model.name;
+        p.part = "sampler";
+        p.dims = {{"vocab", model.vocab}};
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+  static RandomSampleProblem At(const PerfProblem &p) {
+    return RandomSampleOp::Make(p.dtype, INFINI_DTYPE_I64, p.Dim("vocab"), {0.5f, 0.9f, 50, 0.8f});
+  }
+};
+using RandomSamplePerf = OpPerf<RandomSampleWorkload>;
+INFINICTS_OP_PERF_CASES(RandomSamplePerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

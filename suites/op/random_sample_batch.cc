@@ -13,6 +13,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/sampling_data.h"
 #include "oracle/oracles.h"
 #include "tensor/dtype.h"
@@ -205,6 +206,48 @@ struct RandomSampleBatchOp {
 
 INFINICTS_OP_CASES(RandomSampleBatchOp);
 INFINICTS_OP_WORKSPACE_CASES(RandomSampleBatchOp);
+
+// Perf: the sampler of a decode batch, one row of logits per sequence over each serving
+// model's vocabulary (Llama-2-7B's 32000, Llama-3-8B's 128256, Qwen2-7B's 152064), 16
+// sequences (full: also 64), each row under its own parameters (three of the accuracy cases'
+// draws in turn), into an I64 result. The scores are the accuracy cases', the batch redrawn
+// until every row's threshold lies kMinSamplingMargin from its index's boundaries, no index
+// is 0 and row 0's or a neighbour's parameters would change some answer; the indices are
+// checked.
+struct RandomSampleBatchWorkload {
+  using Op = RandomSampleBatchOp;
+  static std::vector<std::string> MathClauses() { return {"OP-RANDOMSAMPLEBATCH-4", "OP-RANDOMSAMPLE-4"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<size_t> sequences = {16};
+    if (cts::FullProfile()) sequences.push_back(64);
+    std::vector<PerfProblem> problems;
+    for (const LlmModel &model : ServingModels()) {
+      for (size_t count : sequences) {
+        for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+          PerfProblem p;
+          p.dtype = dtype;
+          p.model = model.name;
+          p.part = "sampler";
+          p.tokens = count;
+          p.dims = {{"sequences", count}, {"vocab", model.vocab}};
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+  // The accuracy cases' draws whose topk keeps the choice among the 64 distinct top scores and
+  // whose temperature (at most 1) keeps the weight of a 150000-logit tail small, so that
+  // the threshold can lie clear of its neighbours as a fraction of the whole distribution.
+  static RandomSampleBatchProblem At(const PerfProblem &p) {
+    const Sampling draws[] = {kSamplingDraws[0], kSamplingDraws[1], kSamplingDraws[3]};
+    std::vector<Sampling> rows;
+    for (size_t row = 0; row < p.Dim("sequences"); ++row) rows.push_back(draws[row % std::size(draws)]);
+    return RandomSampleBatchOp::Make(p.dtype, INFINI_DTYPE_I64, p.Dim("vocab"), rows, "draws_0_1_3");
+  }
+};
+using RandomSampleBatchPerf = OpPerf<RandomSampleBatchWorkload>;
+INFINICTS_OP_PERF_CASES(RandomSampleBatchPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

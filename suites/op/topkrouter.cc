@@ -17,6 +17,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/topk_routing_data.h"
 #include "oracle/oracles.h"
 
@@ -150,6 +151,39 @@ struct TopkrouterOp {
 
 INFINICTS_OP_CASES(TopkrouterOp);
 INFINICTS_OP_WORKSPACE_CASES(TopkrouterOp);
+
+// Perf: DeepSeek-V3's (and R1's) router, x [tokens, 256] of router logits and the
+// e_score_correction_bias [256] into the top-8 experts of the 4 kept groups (of 8), scaled by
+// its routed_scaling_factor of 2.5. The inputs are the accuracy cases' random ones, rows
+// redrawn until their ranking is unambiguous; both outputs are checked whole (the indices
+// exactly).
+constexpr size_t kDeepSeekV3Topk = 8;
+constexpr float kDeepSeekV3Scaling = 2.5f;
+
+struct TopkrouterWorkload {
+  using Op = TopkrouterOp;
+  static std::vector<std::string> MathClauses() { return {"OP-TOPKROUTER-3", "OP-TOPKROUTER-4"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<PerfProblem> problems;
+    for (size_t tokens : PerfTokens(PerfWeight::kCheap)) {
+      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+        PerfProblem p;
+        p.dtype = dtype;
+        p.model = "deepseek_v3";
+        p.part = "router";
+        p.tokens = tokens;
+        p.dims = {{"tokens", tokens}, {"experts", kRoutedExperts}, {"topk", kDeepSeekV3Topk}};
+        problems.push_back(p);
+      }
+    }
+    return problems;
+  }
+  static TopkrouterProblem At(const PerfProblem &p) {
+    return TopkrouterOp::Make(p.dtype, p.Dim("tokens"), p.Dim("topk"), RouterRows::kRandom, kDeepSeekV3Scaling);
+  }
+};
+using TopkrouterPerf = OpPerf<TopkrouterWorkload>;
+INFINICTS_OP_PERF_CASES(TopkrouterPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases

@@ -17,6 +17,7 @@
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/op_perf.h"
 #include "common/topk_routing_data.h"
 #include "oracle/oracles.h"
 
@@ -132,6 +133,53 @@ struct TopksoftmaxOp {
 
 INFINICTS_OP_CASES(TopksoftmaxOp);
 INFINICTS_OP_WORKSPACE_CASES(TopksoftmaxOp);
+
+// Perf: the softmax router of the MoE models, x [tokens, experts] of router logits into the
+// topk experts' indices and weights, with each model's expert count, topk and
+// renormalisation (norm_topk_prob): Mixtral-8x7B (8 experts, top-2, renormalised),
+// Qwen1.5-MoE-A2.7B (60, top-4, not), Qwen2-57B-A14B (64, top-8, not) and Qwen3-30B-A3B
+// (128, top-8, renormalised). The logits are the accuracy cases' distinct ones; both outputs
+// are checked whole (the indices exactly).
+struct MoeRouting {
+  const char *model;
+  size_t experts, topk;
+  int norm;
+};
+constexpr MoeRouting kSoftmaxRouters[] = {{"mixtral_8x7b", 8, 2, 1},
+                                          {"qwen1_5_moe_a2_7b", 60, 4, 0},
+                                          {"qwen2_57b_a14b", 64, 8, 0},
+                                          {"qwen3_30b_a3b", 128, 8, 1}};
+
+struct TopksoftmaxWorkload {
+  using Op = TopksoftmaxOp;
+  static std::vector<std::string> MathClauses() { return {"OP-TOPKSOFTMAX-3", "OP-TOPKSOFTMAX-4"}; }
+  static std::vector<PerfProblem> Problems() {
+    std::vector<PerfProblem> problems;
+    for (const MoeRouting &router : kSoftmaxRouters) {
+      for (size_t tokens : PerfTokens(PerfWeight::kCheap)) {
+        for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
+          PerfProblem p;
+          p.dtype = dtype;
+          p.model = router.model;
+          p.part = "router";
+          p.tokens = tokens;
+          p.dims = {{"tokens", tokens},
+                    {"experts", router.experts},
+                    {"topk", router.topk},
+                    {"norm", static_cast<size_t>(router.norm)}};
+          problems.push_back(p);
+        }
+      }
+    }
+    return problems;
+  }
+  static TopksoftmaxProblem At(const PerfProblem &p) {
+    return TopksoftmaxOp::Make(p.dtype, p.Dim("tokens"), p.Dim("experts"), p.Dim("topk"),
+                               static_cast<int>(p.Dim("norm")));
+  }
+};
+using TopksoftmaxPerf = OpPerf<TopksoftmaxWorkload>;
+INFINICTS_OP_PERF_CASES(TopksoftmaxPerf);
 
 }  // namespace
 }  // namespace infinicts::op_cases
