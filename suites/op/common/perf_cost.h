@@ -32,13 +32,6 @@ double TensorBytes(const std::vector<TensorSpec> &specs);
 // flops_per_element × elements; TensorBytes.
 PerfCost PerElementCost(double flops_per_element, size_t elements, const std::vector<TensorSpec> &specs);
 
-// C (m×n) = A (m×k) · B (k×n): 2·m·n·k flops; TensorBytes.
-PerfCost GemmCost(size_t m, size_t n, size_t k, const std::vector<TensorSpec> &specs);
-
-// 2 · N · C_out · Π output · C_in · Π kernel flops (bias adds not counted); TensorBytes.
-PerfCost ConvCost(size_t batch, size_t in_channels, size_t out_channels, const std::vector<size_t> &output,
-                  const std::vector<size_t> &kernel, const std::vector<TensorSpec> &specs);
-
 // Embedding gathers `tokens` rows: the indices, `tokens` rows of the table read and of the
 // output written (the rest of the vocabulary table is never touched); no flops.
 PerfCost EmbeddingCost(size_t tokens, size_t dim, infiniDtype_t dtype, infiniDtype_t index_dtype);
@@ -51,12 +44,6 @@ PerfCost RopeCost(size_t elements, size_t positions, size_t half_dim, const std:
 // caches: the entries read, as many cache elements written (the rest of the caches is never
 // touched), and `indices` lengths or slots read; no flops.
 PerfCost CacheWriteCost(std::string_view subject, size_t entries, infiniDtype_t dtype, size_t indices, infiniDtype_t index_dtype);
-
-// Attention of seq_len new tokens at positions pos … pos + seq_len − 1: kAttention per term of
-// q·k and p·V (each token and q head attends pos + i + 1 keys, 2·head_dim terms each); bytes of
-// q, k, v and out, and of the rows 0 … pos + seq_len − 1 of both caches (the rest is never touched).
-PerfCost AttentionCost(size_t n_q_heads, size_t n_kv_heads, size_t seq_len, size_t pos, size_t head_dim,
-                       infiniDtype_t dtype);
 
 // MRoPE: kMRope per rotated element (`rotated`, of q_out and k_out together); bytes of every
 // tensor but the tables, and of `table_elements` elements of cos and of sin (those the
