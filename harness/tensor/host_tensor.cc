@@ -52,7 +52,9 @@ double LoadElement(infiniDtype_t dtype, const void *address) {
     case INFINI_DTYPE_BF16: return Bf16BitsToDouble(LoadAs<uint16_t>(address));
     case INFINI_DTYPE_F32: return LoadAs<float>(address);
     case INFINI_DTYPE_F64: return LoadAs<double>(address);
-    case INFINI_DTYPE_BOOL: return LoadAs<uint8_t>(address) != 0 ? 1.0 : 0.0;
+    // A BOOL reads as its byte: 0 and 1 are false and true, any other byte is no BOOL value
+    // (a backend's wrong write) and matches neither.
+    case INFINI_DTYPE_BOOL: return LoadAs<uint8_t>(address);
     case INFINI_DTYPE_BYTE:
     case INFINI_DTYPE_U8: return LoadAs<uint8_t>(address);
     case INFINI_DTYPE_U16: return LoadAs<uint16_t>(address);
@@ -170,8 +172,9 @@ void HostTensor::SetInt(const std::vector<size_t> &index, int64_t value) {
   switch (dtype_) {
     case INFINI_DTYPE_I64: return StoreAs(address, value);
     case INFINI_DTYPE_U64: return StoreAs(address, static_cast<uint64_t>(value));
+    case INFINI_DTYPE_BOOL: return StoreAs(address, static_cast<uint8_t>(value));  // the byte GetInt read
     default:
-      if (!IsInteger(dtype_) && dtype_ != INFINI_DTYPE_BOOL) {
+      if (!IsInteger(dtype_)) {
         throw std::invalid_argument(std::string("SetInt on a tensor of dtype ") + DtypeName(dtype_));
       }
       return StoreElement(dtype_, address, static_cast<double>(value));

@@ -47,7 +47,8 @@ class HostTensor {
   // floats; nearest integer, saturating, for integers; nonzero is true for BOOL).
   double Get(const std::vector<size_t> &index) const;
   void Set(const std::vector<size_t> &index, double value);
-  // Exact access for integer and BOOL dtypes (I64 and U64 beyond 2^53 included).
+  // Exact access for integer and BOOL dtypes (I64 and U64 beyond 2^53 included; a BOOL as
+  // its byte, which Get reads too: 0, 1, or another byte that is no BOOL value).
   int64_t GetInt(const std::vector<size_t> &index) const;
   void SetInt(const std::vector<size_t> &index, int64_t value);
   // Element access by position in row-major (logical) order, whatever the strides.

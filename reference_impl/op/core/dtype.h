@@ -46,7 +46,7 @@ inline bool IsIntegerDtype(infiniDtype_t dtype) {
 template <class T>
 struct Num;
 // A type computed as it is stored: F32, F64, and the integer dtypes an operator may take
-// (Add, Sub, Mul).
+// (Add, Sub and Mul I32 and I64; the fills every integer width).
 template <class T>
 struct StoredAsComputed {
   using Compute = T;
@@ -61,6 +61,18 @@ template <>
 struct Num<int32_t> : StoredAsComputed<int32_t> {};
 template <>
 struct Num<int64_t> : StoredAsComputed<int64_t> {};
+template <>
+struct Num<int8_t> : StoredAsComputed<int8_t> {};
+template <>
+struct Num<int16_t> : StoredAsComputed<int16_t> {};
+template <>
+struct Num<uint8_t> : StoredAsComputed<uint8_t> {};
+template <>
+struct Num<uint16_t> : StoredAsComputed<uint16_t> {};
+template <>
+struct Num<uint32_t> : StoredAsComputed<uint32_t> {};
+template <>
+struct Num<uint64_t> : StoredAsComputed<uint64_t> {};
 template <>
 struct Num<f16_t> {
   using Compute = float;
@@ -128,6 +140,22 @@ bool DispatchInteger(infiniDtype_t dtype, Fn &&fn) {
     case INFINI_DTYPE_U64: fn(TypeTag<uint64_t>{}); return true;
     default: return false;
   }
+}
+
+// The dtypes beyond the float ones that the fills take (rules::TakesEveryDtype): every
+// integer dtype, and BYTE and BOOL as bytes.
+inline bool IsWordDtype(infiniDtype_t dtype) {
+  return IsIntegerDtype(dtype) || dtype == INFINI_DTYPE_BYTE || dtype == INFINI_DTYPE_BOOL;
+}
+
+// Calls fn(TypeTag<T>{}) with the storage type of a word dtype (BYTE and BOOL as uint8_t).
+template <class Fn>
+bool DispatchWord(infiniDtype_t dtype, Fn &&fn) {
+  if (dtype == INFINI_DTYPE_BYTE || dtype == INFINI_DTYPE_BOOL) {
+    fn(TypeTag<uint8_t>{});
+    return true;
+  }
+  return DispatchInteger(dtype, fn);
 }
 
 // An integer index read as int64, with values beyond int64 (huge U64) mapped to -1 so

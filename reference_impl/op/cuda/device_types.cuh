@@ -16,7 +16,7 @@ namespace infinicts::ref::op::cuda {
 
 template <class T>
 struct DeviceNum;
-// F32, F64, I32 and I64 compute in themselves.
+// F32, F64 and the integer types compute in themselves.
 template <class T>
 struct StoredAsComputedOnDevice {
   using Compute = T;
@@ -31,6 +31,19 @@ template <>
 struct DeviceNum<int32_t> : StoredAsComputedOnDevice<int32_t> {};
 template <>
 struct DeviceNum<int64_t> : StoredAsComputedOnDevice<int64_t> {};
+// The other integer widths, for the fills (Zeros, Ones).
+template <>
+struct DeviceNum<int8_t> : StoredAsComputedOnDevice<int8_t> {};
+template <>
+struct DeviceNum<int16_t> : StoredAsComputedOnDevice<int16_t> {};
+template <>
+struct DeviceNum<uint8_t> : StoredAsComputedOnDevice<uint8_t> {};
+template <>
+struct DeviceNum<uint16_t> : StoredAsComputedOnDevice<uint16_t> {};
+template <>
+struct DeviceNum<uint32_t> : StoredAsComputedOnDevice<uint32_t> {};
+template <>
+struct DeviceNum<uint64_t> : StoredAsComputedOnDevice<uint64_t> {};
 template <>
 struct DeviceNum<__half> {
   using Compute = float;
@@ -96,6 +109,22 @@ bool DispatchDeviceInteger(infiniDtype_t dtype, Fn &&fn) {
     case INFINI_DTYPE_I32: fn(DeviceTypeTag<int32_t>{}); return true;
     case INFINI_DTYPE_I64: fn(DeviceTypeTag<int64_t>{}); return true;
     default: return false;
+  }
+}
+
+// The same for the word dtypes the fills take: every integer dtype, BYTE and BOOL as bytes.
+template <class Fn>
+bool DispatchDeviceWord(infiniDtype_t dtype, Fn &&fn) {
+  switch (dtype) {
+    case INFINI_DTYPE_BYTE:
+    case INFINI_DTYPE_BOOL:
+    case INFINI_DTYPE_U8: fn(DeviceTypeTag<uint8_t>{}); return true;
+    case INFINI_DTYPE_I8: fn(DeviceTypeTag<int8_t>{}); return true;
+    case INFINI_DTYPE_I16: fn(DeviceTypeTag<int16_t>{}); return true;
+    case INFINI_DTYPE_U16: fn(DeviceTypeTag<uint16_t>{}); return true;
+    case INFINI_DTYPE_U32: fn(DeviceTypeTag<uint32_t>{}); return true;
+    case INFINI_DTYPE_U64: fn(DeviceTypeTag<uint64_t>{}); return true;
+    default: return DispatchDeviceInteger(dtype, fn);
   }
 }
 

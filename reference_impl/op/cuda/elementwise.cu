@@ -118,7 +118,11 @@ infiniStatus_t Run(const InfiniopDescriptor &desc, infiniDtype_t dtype, const St
     LaunchTyped<typename decltype(tag)::type, F, NumIn>(scope.stream(), f, layout, out, in);
   };
   bool known = DispatchDeviceFloat(dtype, launch);
-  if constexpr (rules::TakesIntegers<F>::value) known = known || DispatchDeviceInteger(dtype, launch);
+  if constexpr (rules::TakesEveryDtype<F>::value) {
+    known = known || DispatchDeviceWord(dtype, launch);
+  } else if constexpr (rules::TakesIntegers<F>::value) {
+    known = known || DispatchDeviceInteger(dtype, launch);
+  }
   if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();
 }

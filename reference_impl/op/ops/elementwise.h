@@ -1,5 +1,5 @@
 // Elementwise operators with NumIn inputs: one floating dtype for every tensor (or I32 / I64
-// for a rule with kIntegers), one shape (an input broadcasts only through stride 0), an output
+// for a rule with kIntegers, any integer dtype, BYTE or BOOL for one with kEveryDtype), one shape (an input broadcasts only through stride 0), an output
 // that does not overlap itself. The arithmetic is the operator's rule (rules/elementwise.h),
 // the same functor the CUDA kernels run; ops/elementwise_rows.cc defines the C functions of
 // every SAME_SHAPE row over it.
@@ -41,8 +41,10 @@ inline bool IsElementwiseInteger(infiniDtype_t dtype) {
 
 template <size_t NumIn>
 infiniStatus_t MakeElementwisePlan(const TensorLayout &out, const std::array<const TensorLayout *, NumIn> &in,
-                                   bool integers, ElementwisePlan<NumIn> *plan) {
-  if (!IsFloatDtype(out.dtype) && !(integers && IsElementwiseInteger(out.dtype))) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+                                   bool integers, bool every_dtype, ElementwisePlan<NumIn> *plan) {
+  const bool admitted = IsFloatDtype(out.dtype) || (integers && IsElementwiseInteger(out.dtype)) ||
+                        (every_dtype && IsWordDtype(out.dtype));
+  if (!admitted) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   for (const TensorLayout *input : in) {
     if (input->dtype != out.dtype) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   }
@@ -153,8 +155,8 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
                                const std::array<const TensorLayout *, NumIn> &in, F f = F{}) {
     auto make = [&](const InfiniopHandle &h, std::unique_ptr<InfiniopDescriptor> *made) {
       auto plan = std::make_shared<ElementwisePlan<NumIn>>();
-      const bool integers = rules::TakesIntegers<F>::value;
-      INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, plan.get()));
+      const bool integers = rules::TakesIntegers<F>::value, every_dtype = rules::TakesEveryDtype<F>::value;
+      INFINIOP_RETURN_IF_ERROR(MakeElementwisePlan<NumIn>(*out, in, integers, every_dtype, plan.get()));
       made->reset(new ElementwiseDescriptor(h, std::move(plan), f));
       return INFINI_STATUS_SUCCESS;
     };
@@ -185,7 +187,9 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
         RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, f, std::make_index_sequence<NumIn>{});
       };
       if (DispatchFloat(plan->dtype, run)) return;
-      if constexpr (rules::TakesIntegers<F>::value) {
+      if constexpr (rules::TakesEveryDtype<F>::value) {
+        DispatchWord(plan->dtype, run);
+      } else if constexpr (rules::TakesIntegers<F>::value) {
         if (plan->dtype == INFINI_DTYPE_I32) run(TypeTag<int32_t>{});
         else if (plan->dtype == INFINI_DTYPE_I64) run(TypeTag<int64_t>{});
       }

@@ -31,6 +31,13 @@ struct TakesIntegers : std::false_type {};
 template <class Rule>
 struct TakesIntegers<Rule, std::void_t<decltype(Rule::kIntegers)>> : std::bool_constant<Rule::kIntegers> {};
 
+// Whether Rule writes a constant that every dtype holds (Zeros, Ones): it then takes every
+// integer dtype, BYTE and BOOL too, each as a word of its size (BOOL's 1 is true).
+template <class Rule, class = void>
+struct TakesEveryDtype : std::false_type {};
+template <class Rule>
+struct TakesEveryDtype<Rule, std::void_t<decltype(Rule::kEveryDtype)>> : std::bool_constant<Rule::kEveryDtype> {};
+
 // exp in the compute type's full precision (never the fast __expf).
 INFINICTS_HOST_DEVICE inline float ComputeExp(float x) { return expf(x); }
 INFINICTS_HOST_DEVICE inline double ComputeExp(double x) { return exp(x); }
@@ -71,11 +78,13 @@ struct Mul {
 // Ones and Zeros: x gives only the shape (the kernels still load it; its value is unused).
 struct Ones {
   static constexpr bool kIntegers = true;
+  static constexpr bool kEveryDtype = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C) const { return C(1); }
 };
 struct Zeros {
   static constexpr bool kIntegers = true;
+  static constexpr bool kEveryDtype = true;
   template <class C>
   INFINICTS_HOST_DEVICE C operator()(C) const { return C(0); }
 };

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -216,12 +219,46 @@ std::vector<BadDescriptorOf<ElementwiseProblem>> ElementwiseBadDescriptors(const
   return bad;
 }
 
+std::vector<infiniDtype_t> IntegerDtypesOf(IntegerOperands operands) {
+  switch (operands) {
+    case IntegerOperands::kNone: return {};
+    case IntegerOperands::kSums:
+    case IntegerOperands::kProducts: return {INFINI_DTYPE_I32, INFINI_DTYPE_I64};
+    case IntegerOperands::kAnyValues:
+      return {INFINI_DTYPE_I32, INFINI_DTYPE_I64, INFINI_DTYPE_I8,  INFINI_DTYPE_I16, INFINI_DTYPE_U8,
+              INFINI_DTYPE_U16, INFINI_DTYPE_U32, INFINI_DTYPE_U64, INFINI_DTYPE_BYTE, INFINI_DTYPE_BOOL};
+  }
+  return {};
+}
+
+namespace {
+
+std::pair<int64_t, int64_t> AnyValueRange(infiniDtype_t dtype) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  switch (dtype) {
+    case INFINI_DTYPE_BOOL: return {0, 1};
+    case INFINI_DTYPE_BYTE:
+    case INFINI_DTYPE_U8: return {0, UINT8_MAX};
+    case INFINI_DTYPE_I8: return {INT8_MIN, INT8_MAX};
+    case INFINI_DTYPE_I16: return {INT16_MIN, INT16_MAX};
+    case INFINI_DTYPE_U16: return {0, UINT16_MAX};
+    case INFINI_DTYPE_I32: return {-int64_t{INT32_MAX}, INT32_MAX};
+    case INFINI_DTYPE_U32: return {0, UINT32_MAX};
+    case INFINI_DTYPE_I64: return {-kExact, kExact};
+    case INFINI_DTYPE_U64: return {0, kExact};
+    default: throw std::logic_error(std::string("no integer values for dtype ") + DtypeName(dtype));
+  }
+}
+
+}  // namespace
+
 void FillIntegerOperands(std::vector<HostTensor> &tensors, Rng &rng, IntegerOperands operands) {
-  const bool wide = tensors.at(0).dtype() == INFINI_DTYPE_I64;
+  const infiniDtype_t dtype = tensors.at(0).dtype();
+  const bool wide = dtype == INFINI_DTYPE_I64;
   if (operands == IntegerOperands::kAnyValues) {
-    // Any value of the dtype's range that the fp64 oracle holds exactly.
-    const int64_t limit = wide ? (int64_t{1} << 53) : int64_t{INT32_MAX};
-    std::uniform_int_distribution<int64_t> value(-limit, limit);
+    // Any value of the dtype's range that the fp64 oracle holds exactly (to 2^53).
+    const auto [low, high] = AnyValueRange(dtype);
+    std::uniform_int_distribution<int64_t> value(low, high);
     for (size_t i = 1; i < tensors.size(); ++i) {
       for (size_t e = 0; e < tensors[i].numel(); ++e) tensors[i].SetAt(e, static_cast<double>(value(rng)));
     }

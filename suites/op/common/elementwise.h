@@ -38,6 +38,11 @@ namespace infinicts::op_cases {
 // (Zeros, Ones), whose one input only gives the shape (FillIntegerOperands).
 enum class IntegerOperands { kNone, kSums, kProducts, kAnyValues };
 
+// The optional integer dtypes of each: I32 and I64 for sums and products; for the fills,
+// whose output is a constant any dtype holds, every integer dtype, BYTE and BOOL too (as
+// InfiniCore's Zeros and Ones take them).
+std::vector<infiniDtype_t> IntegerDtypesOf(IntegerOperands operands);
+
 struct ElementwiseProblem : Param<ElementwiseProblem> {
   infiniDtype_t dtype = INFINI_DTYPE_F32;
   Shape shape;
@@ -115,7 +120,7 @@ struct ElementwiseOp {
   static std::vector<TensorSpec> Specs(const Problem &p) { return ElementwiseSpecs(p); }
   static OpCalls Calls(const Problem &) { return Traits::Calls(); }
   static void Fill(const Problem &p, std::vector<HostTensor> &t, Rng &rng) {
-    if (IsInteger(p.dtype)) FillIntegerOperands(t, rng, Traits::kIntegers);
+    if (IsInteger(p.dtype) || p.dtype == INFINI_DTYPE_BOOL) FillIntegerOperands(t, rng, Traits::kIntegers);
     else Traits::Fill(t, rng);
     if (p.non_finite) PlantNonFinite(t, rng, &Traits::NonFiniteInputs);
     if (p.subnormal) PlantSubnormals(t[1], rng);
@@ -126,12 +131,13 @@ struct ElementwiseOp {
   static double Flops(const Problem &p) { return FlopsPerElement(Traits::kSubject) * static_cast<double>(NumElements(p.shape)); }
   static std::vector<infiniDtype_t> AdmittedDtypes() {
     std::vector<infiniDtype_t> dtypes = FloatDtypes();
-    if (Traits::kIntegers != IntegerOperands::kNone) dtypes.insert(dtypes.end(), {INFINI_DTYPE_I32, INFINI_DTYPE_I64});
+    for (infiniDtype_t dtype : IntegerDtypesOf(Traits::kIntegers)) dtypes.push_back(dtype);
     return dtypes;
   }
   static std::vector<infiniDtype_t> OptionalDtypes() {
-    if (Traits::kIntegers == IntegerOperands::kNone) return {INFINI_DTYPE_F64};
-    return {INFINI_DTYPE_F64, INFINI_DTYPE_I32, INFINI_DTYPE_I64};
+    std::vector<infiniDtype_t> dtypes = {INFINI_DTYPE_F64};
+    for (infiniDtype_t dtype : IntegerDtypesOf(Traits::kIntegers)) dtypes.push_back(dtype);
+    return dtypes;
   }
   static std::vector<Problem> AccuracyProblems() {
     std::vector<Problem> problems = ElementwiseAccuracyProblems(Traits::Names(), kBoundInputs, AdmittedDtypes());
