@@ -158,6 +158,10 @@ struct AttentionOp {
   using Problem = AttentionProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "attention";
+  static constexpr const char *kTensorRoles =
+      "out[seq,heads,head_dim]=q q[heads,seq,head_dim] k[kv_heads,seq,head_dim]=q "
+      "v[kv_heads,seq,head_dim]=q k_cache[kv_heads,~positions,head_dim]=q "
+      "v_cache[kv_heads,~positions,head_dim]=q";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     // OP-ATTENTION: the kv heads are groups of the q heads (a bad grouping is a descriptor's
@@ -232,7 +236,6 @@ struct AttentionOp {
     bad.Add("out_f16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
     bad.Add("q_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {4, 24}); });
     bad.Add("out_heads_first", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {4, 3, 8}); });
-    bad.Add("k_seq_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {2, 2, 8}); });
     bad.Add("v_head_dim_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[3], {2, 3, 4}); });
     bad.Add("kv_heads_3_of_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
       Reshape(s[2], {3, 3, 8});
@@ -248,8 +251,6 @@ struct AttentionOp {
       Reshape(s[5], {2, 10, 8});
     });
     bad.Add("out_rows_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES, [](Specs &s) { s[0].layout.strides = {0, 8, 1}; });
-    bad.Add("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](Specs &s) { s[4].layout.strides = {80, 0, 1}; });
     bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,
             [](Specs &s) {
               s[1].dtype = INFINI_DTYPE_F16;

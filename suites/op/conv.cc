@@ -106,6 +106,9 @@ struct ConvOp {
   using Problem = ConvProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "conv";
+  static constexpr const char *kTensorRoles =
+      "y[batch,out_channels,~height,~width]=x x[batch,in_channels,_,_] "
+      "w[out_channels,in_channels,_,_]=x b[out_channels]=x";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     std::vector<TensorSpec> specs = {
@@ -196,7 +199,6 @@ struct ConvOp {
     bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad.Add("w_f16_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F16; });
     bad.Add("b_f64_x_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F64; });
     bad.Add("y_spatial_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {2, 4, 3, 5}); });
     bad.Add("w_in_channels_wrong", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {4, 2, 3, 2}); });

@@ -61,6 +61,7 @@ struct GemmOp {
   using Problem = GemmProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "gemm";
+  static constexpr const char *kTensorRoles = "c[m,n] a[m,k]=c b[k,n]=c";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     const size_t a_batch = p.batch ? p.a_batch : 0, b_batch = p.batch ? p.b_batch : 0;

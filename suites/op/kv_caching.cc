@@ -122,6 +122,10 @@ struct KVCachingOp {
   using Problem = KVCachingProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "kv_caching";
+  static constexpr const char *kTensorRoles =
+      "k_cache[batch,heads,positions,head_dim] v_cache[batch,heads,positions,head_dim]=k_cache "
+      "k[batch,heads,new,head_dim]=k_cache v[batch,heads,new,head_dim]=k_cache "
+      "past_kv_lengths[batch]:int";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     return {{"k_cache", Role::kInOut, p.dtype, MakeCacheLayout(p.cache_layout, p.CacheShape(), kSparePositions)},
@@ -193,8 +197,6 @@ struct KVCachingOp {
     bad.Add("new_len_past_max_seq_len", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { reshape_kv(s, {3, 2, 11, 8}); });
     bad.Add("lengths_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[4], {3, 1}); });
     bad.Add("lengths_of_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [=](Specs &s) { Reshape(s[4], {2}); });
-    bad.Add("k_cache_positions_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](Specs &s) { s[0].layout.strides = {160, 80, 0, 1}; });
     bad.AddRecommended("v_cache_rows_overlap", INFINI_STATUS_BAD_TENSOR_STRIDES,
             [](Specs &s) { s[1].layout.strides = {160, 80, 4, 1}; });
     bad.Add("dtype_before_shape", INFINI_STATUS_BAD_TENSOR_DTYPE,

@@ -78,6 +78,9 @@ struct MRoPEOp {
   using Problem = MRoPEProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "mrope";
+  static constexpr const char *kTensorRoles =
+      "q_out[tokens,q_width]=q k_out[tokens,k_width]=q q[tokens,q_width] k[tokens,k_width]=q "
+      "cos[length,half]=q sin[length,half]=q positions[~axes,tokens]:int";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     // Fill gives each token three different table rows.
@@ -209,9 +212,7 @@ struct MRoPEOp {
     bad.Add("all_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
-    bad.Add("cos_f16_q_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F16; });
     bad.Add("k_out_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_BF16; });
-    bad.Add("positions_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F32; });
     bad.Add("positions_i16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[6].dtype = INFINI_DTYPE_I16; });
     bad.Add("q_3d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {
       Reshape(s[0], {5, 2, 16});

@@ -29,6 +29,10 @@ struct PagedAttentionOp {
   using Problem = PagedAttentionProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "paged_attention";
+  static constexpr const char *kTensorRoles =
+      "out[seqs,heads,value_size]=q q[seqs,heads,head_size] "
+      "k_cache[blocks,kv_heads,block_size,head_size]=q v_cache[blocks,kv_heads,block_size,value_size]=q "
+      "block_tables[seqs,~max_blocks]:int seq_lens[seqs]=block_tables alibi_slopes";
 
   static std::vector<TensorSpec> Specs(const Problem &p) { return PagedAttentionSpecs(p); }
 
@@ -83,7 +87,6 @@ struct PagedAttentionOp {
     bad.Add("k_cache_bf16_among_f16", kDtype, [](Specs &s) { s[2].dtype = INFINI_DTYPE_BF16; });
     bad.Add("out_bf16_among_f16", kDtype, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
     bad.Add("q_f32_among_f16", kDtype, [](Specs &s) { s[1].dtype = INFINI_DTYPE_F32; });
-    bad.Add("block_tables_f32", kDtype, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
     bad.Add("seq_lens_i32_tables_i64", kDtype, [](Specs &s) { s[5].dtype = INFINI_DTYPE_I32; });
     bad.Add("indices_i16", kDtype, [](Specs &s) { s[4].dtype = s[5].dtype = INFINI_DTYPE_I16; });
     bad.AddFor(with_alibi, "alibi_f16", kDtype, [](Specs &s) { s[6].dtype = INFINI_DTYPE_F16; });
@@ -109,8 +112,6 @@ struct PagedAttentionOp {
     });
     bad.AddFor(with_alibi, "alibi_of_5", kShape, [=](Specs &s) { Reshape(s[6], {5}); });
     bad.AddFor(with_alibi, "alibi_2d", kShape, [=](Specs &s) { Reshape(s[6], {1, 4}); });
-    bad.Add("out_seqs_stride_0", INFINI_STATUS_BAD_TENSOR_STRIDES,
-            [](Specs &s) { s[0].layout.strides = {0, 64, 1}; });
     bad.Add("dtype_before_shape", kDtype,
             [=](Specs &s) {
               s[2].dtype = INFINI_DTYPE_BF16;

@@ -24,6 +24,11 @@ struct PagedAttentionPrefillOp {
   using Problem = PagedAttentionProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "paged_attention_prefill";
+  static constexpr const char *kTensorRoles =
+      "out[tokens,heads,value_size]=q q[tokens,heads,head_size] "
+      "k_cache[blocks,kv_heads,block_size,head_size]=q v_cache[blocks,kv_heads,block_size,value_size]=q "
+      "block_tables[~seqs,~max_blocks]:int seq_lens[~seqs]=block_tables "
+      "cum_seq_lens_q[~seqs_and_1]=block_tables alibi_slopes";
 
   static std::vector<TensorSpec> Specs(const Problem &p) { return PagedAttentionSpecs(p); }
 

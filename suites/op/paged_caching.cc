@@ -126,6 +126,9 @@ struct PagedCachingOp {
   using Problem = PagedCachingProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "paged_caching";
+  static constexpr const char *kTensorRoles =
+      "k_cache[blocks,heads,block_size,head_dim] v_cache[blocks,heads,block_size,v_head_dim]=k_cache "
+      "k[tokens,heads,head_dim]=k_cache v[tokens,heads,v_head_dim]=k_cache slot_mapping[tokens]:int";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     const size_t tokens = p.Tokens();
@@ -180,7 +183,6 @@ struct PagedCachingOp {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I64;
     });
     bad.Add("slot_mapping_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_I32; });
-    bad.Add("slot_mapping_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[4].dtype = INFINI_DTYPE_F32; });
     bad.Add("v_f16_pools_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[3].dtype = INFINI_DTYPE_F16; });
     bad.Add("k_cache_bf16", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_BF16; });
     bad.Add("k_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {3, 16}); });

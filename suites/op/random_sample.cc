@@ -72,6 +72,7 @@ struct RandomSampleOp {
   using Problem = RandomSampleProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "random_sample";
+  static constexpr const char *kTensorRoles = "result[]:int probs[~vocab]:float";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     return {{"result", Role::kOutput, p.result_dtype, ContiguousLayout({})},
@@ -138,8 +139,6 @@ struct RandomSampleOp {
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
     BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, {0.5f, 0.9f, 20, 1.0f}));
-    bad.Add("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
-    bad.Add("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
     bad.Add("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
     bad.Add("result_1d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1}); });
     bad.Add("probs_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {10, 100}); });

@@ -94,6 +94,7 @@ struct RandomSampleBatchOp {
   using Problem = RandomSampleBatchProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "random_sample_batch";
+  static constexpr const char *kTensorRoles = "result[rows]:int probs[rows,~vocab]:float";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     const Layout result = MakeLayout(p.strided_result ? LayoutKind::kPadded : LayoutKind::kContiguous, {p.batch()});
@@ -162,8 +163,6 @@ struct RandomSampleBatchOp {
   static std::vector<BadDescriptor> BadDescriptors() {
     using Specs = std::vector<TensorSpec>;
     BadDescriptorList<Problem> bad(Make(INFINI_DTYPE_F32, INFINI_DTYPE_I64, 1000, TwoDraws(), "two_draws"));
-    bad.Add("result_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F32; });
-    bad.Add("probs_i32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[1].dtype = INFINI_DTYPE_I32; });
     bad.Add("result_i8_for_1000_logits", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_I8; });
     bad.Add("result_0d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {}); });
     bad.Add("result_3_for_2_rows", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {3}); });

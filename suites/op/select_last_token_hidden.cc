@@ -45,6 +45,9 @@ struct SelectLastTokenHiddenOp {
   using Problem = SelectLastTokenProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "select_last_token_hidden";
+  static constexpr const char *kTensorRoles =
+      "output[~one,~requests,hidden]=hidden_states hidden_states[~batch,~tokens,hidden] "
+      "input_offsets[~offsets]:int";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     const size_t requests = p.lengths.size();
@@ -94,10 +97,8 @@ struct SelectLastTokenHiddenOp {
       for (auto &t : s) t.dtype = INFINI_DTYPE_I32;
     });
     bad.Add("output_f16_hidden_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[0].dtype = INFINI_DTYPE_F16; });
-    bad.Add("input_offsets_f32", INFINI_STATUS_BAD_TENSOR_DTYPE, [](Specs &s) { s[2].dtype = INFINI_DTYPE_F32; });
     bad.Add("output_batch_2", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {2, 3, 8}); });
     bad.Add("output_requests_4", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1, 4, 8}); });
-    bad.Add("output_hidden_7", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[0], {1, 3, 7}); });
     bad.Add("hidden_states_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[1], {6, 8}); });
     bad.Add("input_offsets_2d", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) { Reshape(s[2], {1, 4}); });
     bad.Add("input_offsets_one_entry", INFINI_STATUS_BAD_TENSOR_SHAPE, [](Specs &s) {

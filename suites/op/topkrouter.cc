@@ -56,6 +56,8 @@ struct TopkrouterOp {
   using Problem = TopkrouterProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "topkrouter";
+  static constexpr const char *kTensorRoles =
+      "values indices x[~tokens,experts]:float correction_bias[experts]";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     std::vector<TensorSpec> specs = RoutingOutputSpecs(p.tokens, p.topk);

@@ -53,6 +53,7 @@ struct TopksoftmaxOp {
   using Problem = TopksoftmaxProblem;
   using BadDescriptor = BadDescriptorOf<Problem>;
   static constexpr const char *kSubject = "topksoftmax";
+  static constexpr const char *kTensorRoles = "values indices x[~tokens,~experts]:float";
 
   static std::vector<TensorSpec> Specs(const Problem &p) {
     std::vector<TensorSpec> specs = RoutingOutputSpecs(p.tokens, p.topk);

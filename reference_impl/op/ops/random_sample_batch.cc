@@ -35,6 +35,7 @@ infiniStatus_t MakePlan(const TensorLayout &result, const TensorLayout &probs, R
     return INFINI_STATUS_BAD_TENSOR_SHAPE;
   }
   if (probs.shape[1] - 1 > LargestIndex(result.dtype)) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  if (OverlapsItself(result)) return INFINI_STATUS_BAD_TENSOR_STRIDES;
   plan->result_dtype = result.dtype;
   plan->probs_dtype = probs.dtype;
   plan->rows = probs.shape[0];

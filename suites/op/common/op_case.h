@@ -11,12 +11,13 @@
 //     using Problem = GemmProblem;                                  // Param<GemmProblem>
 //     using BadDescriptor = BadDescriptorOf<Problem>;
 //     static constexpr const char *kSubject = "gemm";
+//     static constexpr const char *kTensorRoles = "c[m,n] a[m,k]=c b[k,n]=c";  // optional (common/tensor_roles.h)
 //     static std::vector<TensorSpec> Specs(const Problem &);        // in the create call's order
 //     static OpCalls Calls(const Problem &);                        // create / workspace / compute / destroy
 //     static void Fill(const Problem &, std::vector<HostTensor> &, Rng &);
 //     static std::vector<HostTensor> Expected(const Problem &, const std::vector<HostTensor> &);
 //     static double Flops(const Problem &);
-//     static std::vector<BadDescriptor> BadDescriptors();
+//     static std::vector<BadDescriptor> BadDescriptors();           // those kTensorRoles cannot give
 //     static std::vector<infiniDtype_t> AdmittedDtypes();          // of the operator's main tensor
 //     static std::vector<infiniDtype_t> OptionalDtypes();          // optional: of those, the optional ones (F64 if absent)
 //     static Problem ProbeProblem(infiniDtype_t);                   // a valid problem but for that dtype

@@ -28,6 +28,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,7 @@
 #include "common/operator_calls.h"
 #include "common/prepared_call.h"
 #include "common/problem_fuzzing.h"
+#include "common/tensor_roles.h"
 #include "cts/ad_hoc_problems.h"
 #include "cts/against_outputs.h"
 #include "tensor/dtype.h"
@@ -294,11 +297,44 @@ std::optional<infiniDtype_t> BeyondSpecDtype(const BadDescriptor &bad) {
   return ParseDtype(bad.name.substr(4));
 }
 
+template <class Op, class = void>
+struct HasTensorRoles : std::false_type {};
+template <class Op>
+struct HasTensorRoles<Op, std::void_t<decltype(Op::kTensorRoles)>> : std::true_type {};
+
+// The operator's listed bad descriptors, then those its tensor roles give (common/tensor_roles.h)
+// over its probe problem in F32 (or its first admitted dtype). A name given twice stops the suite.
+template <class Op>
+std::vector<typename Op::BadDescriptor> AllBadDescriptors() {
+  std::vector<typename Op::BadDescriptor> all = Op::BadDescriptors();
+  if constexpr (HasTensorRoles<Op>::value) {
+    const std::vector<infiniDtype_t> admitted = Op::AdmittedDtypes();
+    const bool f32 = std::find(admitted.begin(), admitted.end(), INFINI_DTYPE_F32) != admitted.end();
+    const typename Op::Problem base = Op::ProbeProblem(f32 ? INFINI_DTYPE_F32 : admitted.front());
+    for (RoleProbe &probe : TensorRoleProbes(Op::Specs(base), Op::kTensorRoles)) {
+      typename Op::BadDescriptor bad;
+      bad.name = std::move(probe.name);
+      bad.problem = base;
+      bad.expected = probe.expected;
+      bad.mutate = std::move(probe.mutate);
+      all.push_back(std::move(bad));
+    }
+  }
+  std::set<std::string> names;
+  for (const auto &bad : all) {
+    if (!names.insert(bad.name).second) {
+      throw std::logic_error(std::string(Op::kSubject) + ": bad descriptor \"" + bad.name +
+                             "\" is listed and follows from the tensor roles too; drop the listed one");
+    }
+  }
+  return all;
+}
+
 template <class Op>
 std::vector<typename Op::BadDescriptor> BadDescriptorsOf(BadKind kind) {
   const std::vector<infiniDtype_t> admitted = Op::AdmittedDtypes();
   std::vector<typename Op::BadDescriptor> picked;
-  for (const auto &bad : Op::BadDescriptors()) {
+  for (const auto &bad : AllBadDescriptors<Op>()) {
     // A dtype "beyond the spec" that this operator admits after all is no bad input.
     const std::optional<infiniDtype_t> beyond = BeyondSpecDtype(bad);
     if (beyond && std::find(admitted.begin(), admitted.end(), *beyond) != admitted.end()) continue;
