@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/cache_layouts.h"
+#include "common/cache_write_problems.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -253,16 +254,10 @@ struct KVCachingWorkload {
   using Op = KVCachingOp;
   static std::vector<std::string> MathClauses() { return {"OP-KVCACHING-3"}; }
   static std::vector<PerfProblem> Problems() {
-    std::vector<size_t> chunks = {16, 512};
-    if (cts::FullProfile()) chunks.push_back(4096);
-    std::vector<PerfProblem> problems;
-    for (const LlmModel &model : ServingModels()) {
-      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
-        for (size_t batch : {1, 16, 64}) problems.push_back(CacheProblem(model, dtype, "decode", batch, 1));
-        for (size_t chunk : chunks) problems.push_back(CacheProblem(model, dtype, "prefill_chunk", 1, chunk));
-      }
-    }
-    return problems;
+    return CacheWriteProblems([](const LlmModel &model, infiniDtype_t dtype, const char *part, size_t count) {
+      const bool decode = std::string(part) == "decode";
+      return CacheProblem(model, dtype, part, decode ? count : 1, decode ? 1 : count);
+    });
   }
   static KVCachingOp::Problem At(const PerfProblem &p) {
     const size_t batch = p.Dim("batch"), new_len = p.Dim("new_len"), max_seq_len = p.Dim("max_seq_len");

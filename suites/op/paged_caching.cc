@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/cache_layouts.h"
+#include "common/cache_write_problems.h"
 #include "common/flop_counts.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -258,19 +259,12 @@ struct PagedCachingWorkload {
   using Op = PagedCachingOp;
   static std::vector<std::string> MathClauses() { return {"OP-PAGEDCACHING-3"}; }
   static std::vector<PerfProblem> Problems() {
-    std::vector<size_t> chunks = {16, 512};
-    if (cts::FullProfile()) chunks.push_back(4096);
-    std::vector<PerfProblem> problems;
-    for (const LlmModel &model : ServingModels()) {
-      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
-        for (size_t batch : {1, 16, 64}) problems.push_back(PoolProblem(model, dtype, "decode", batch, batch));
-        // A chunk starting inside its first block spans one block more than it fills.
-        for (size_t chunk : chunks) {
-          problems.push_back(PoolProblem(model, dtype, "prefill_chunk", chunk, chunk / kPerfBlockSize + 1));
-        }
-      }
-    }
-    return problems;
+    return CacheWriteProblems([](const LlmModel &model, infiniDtype_t dtype, const char *part, size_t count) {
+      // A decode step writes one token per sequence, each into a block of its own; a chunk
+      // starting inside its first block spans one block more than it fills.
+      const bool decode = std::string(part) == "decode";
+      return PoolProblem(model, dtype, part, count, decode ? count : count / kPerfBlockSize + 1);
+    });
   }
   static PagedCachingOp::Problem At(const PerfProblem &p) {
     const size_t tokens = p.Dim("tokens"), block_size = p.Dim("block_size");
