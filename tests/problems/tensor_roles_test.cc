@@ -88,6 +88,14 @@ TEST(TensorRoles, UndescribedTensorsTakeNoDims) {
   EXPECT_EQ(TensorRoleProbes(specs, "y x w idx").size(), 0u);
 }
 
+TEST(TensorRoles, AbsentTensorsTakeNoRoles) {
+  std::vector<TensorSpec> specs = NormLikeSpecs();
+  specs[2].present = false;  // an optional tensor left out
+  EXPECT_THROW(TensorRoleProbes(specs, "y[rows,d]=x x[rows,d] w[d] idx[rows]"), std::invalid_argument);
+  EXPECT_THROW(TensorRoleProbes(specs, "y[rows,d]=x x[rows,d] w=x idx[rows]"), std::invalid_argument);
+  EXPECT_EQ(TensorRoleProbes(specs, "y[rows,d]=x x[rows,d] w idx[rows]").size(), 8u);
+}
+
 TEST(TensorRoles, LinesThatDoNotFitTheSpecsAreRefused) {
   const std::vector<TensorSpec> specs = NormLikeSpecs();
   for (const char *line : {"y[rows,d] x[rows,d] w[d]",                  // a tensor short

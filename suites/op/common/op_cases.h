@@ -303,7 +303,8 @@ template <class Op>
 struct HasTensorRoles<Op, std::void_t<decltype(Op::kTensorRoles)>> : std::true_type {};
 
 // The operator's listed bad descriptors, then those its tensor roles give (common/tensor_roles.h)
-// over its probe problem in F32 (or its first admitted dtype). A name given twice stops the suite.
+// over its probe problem in F32 (or its first admitted dtype). A roles line that does not fit
+// the specs, or a name given twice, is an error the suite exits with before any case.
 template <class Op>
 std::vector<typename Op::BadDescriptor> AllBadDescriptors() {
   std::vector<typename Op::BadDescriptor> all = Op::BadDescriptors();
@@ -311,23 +312,31 @@ std::vector<typename Op::BadDescriptor> AllBadDescriptors() {
     const std::vector<infiniDtype_t> admitted = Op::AdmittedDtypes();
     const bool f32 = std::find(admitted.begin(), admitted.end(), INFINI_DTYPE_F32) != admitted.end();
     const typename Op::Problem base = Op::ProbeProblem(f32 ? INFINI_DTYPE_F32 : admitted.front());
-    for (RoleProbe &probe : TensorRoleProbes(Op::Specs(base), Op::kTensorRoles)) {
-      typename Op::BadDescriptor bad;
-      bad.name = std::move(probe.name);
-      bad.problem = base;
-      bad.expected = probe.expected;
-      bad.mutate = std::move(probe.mutate);
-      all.push_back(std::move(bad));
+    try {
+      for (RoleProbe &probe : TensorRoleProbes(Op::Specs(base), Op::kTensorRoles)) {
+        typename Op::BadDescriptor bad;
+        bad.name = std::move(probe.name);
+        bad.problem = base;
+        bad.expected = probe.expected;
+        bad.mutate = std::move(probe.mutate);
+        all.push_back(std::move(bad));
+      }
+    } catch (const std::invalid_argument &error) {
+      cts::RecordProblemLinesError(std::string(Op::kSubject) + ": " + error.what());
     }
   }
+  // A second of one name is left out (GoogleTest would abort on it before the error shows).
+  std::vector<typename Op::BadDescriptor> named_once;
   std::set<std::string> names;
-  for (const auto &bad : all) {
-    if (!names.insert(bad.name).second) {
-      throw std::logic_error(std::string(Op::kSubject) + ": bad descriptor \"" + bad.name +
-                             "\" is listed and follows from the tensor roles too; drop the listed one");
+  for (auto &bad : all) {
+    if (names.insert(bad.name).second) {
+      named_once.push_back(std::move(bad));
+    } else {
+      cts::RecordProblemLinesError(std::string(Op::kSubject) + ": the bad descriptor " + bad.name +
+                                   " is named twice (a listed one the tensor roles give too?)");
     }
   }
-  return all;
+  return named_once;
 }
 
 template <class Op>

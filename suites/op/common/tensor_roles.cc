@@ -84,6 +84,8 @@ std::vector<RoleOfTensor> ParseRoles(const std::vector<TensorSpec> &specs, const
                       ShapeText(specs[i].layout.shape));
     }
     if (role.dims && !specs[i].described) Fail(roles, role.name + " is not described by the create call: no dims");
+    const bool probed = role.dims || !role.dtype_of.empty() || !role.kind.empty();
+    if (probed && !specs[i].present) Fail(roles, role.name + " is absent from the probe problem: its name alone");
   }
   return parsed;
 }
