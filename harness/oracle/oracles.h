@@ -219,4 +219,22 @@ HostTensor MRoPE(const HostTensor &x, const HostTensor &cos, const HostTensor &s
                  size_t head_size, size_t rotary_dim, size_t section_t, size_t section_h, size_t section_w,
                  bool interleaved);
 
+// The int8 quantisers (docs/spec/op.md, OP-INT8), their F32 steps done exactly: each step
+// in double, then rounded to F32 (exact for one add, multiply or divide of F32 values).
+// `also_accepted` holds, for each quantised element, the other integer the spec accepts where
+// the exact value lies near a half without being one (see "Near a half"), and the expected
+// value itself elsewhere.
+struct Int8QuantResult {
+  HostTensor packed;         // x's shape: the int8 values
+  HostTensor scale;          // [M, 1] per row, or scale_shape for the per-tensor form
+  HostTensor zero;           // [M, 1] (asymmetric per row only; else empty)
+  HostTensor also_accepted;  // x's shape
+};
+// x [M, K]; asymmetric: with the zero point (x_zero given).
+Int8QuantResult PerChannelQuantI8(const HostTensor &x, bool asymmetric);
+// static_scale: the given scale (is_static); NULL: the dynamic form, max|x| / 127.
+Int8QuantResult PerTensorQuantI8(const HostTensor &x, const Shape &scale_shape, const HostTensor *static_scale);
+// x = x_packed · x_scale[0], the product rounded to F32.
+HostTensor PerTensorDequantI8(const HostTensor &x_packed, const HostTensor &x_scale);
+
 }  // namespace infinicts::oracle

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cts/clause_ids.h"
+#include "infiniop/optional_data.hpp"
 #include "oracle/oracles.h"
 #include "spec_links.h"
 #include "tensor/dtype.h"
@@ -45,6 +46,58 @@ const OperatorRow kOperators[] = {
 #include "infiniop/operators.def"
 };
 #undef OPERATOR
+
+// The optional_data column: names in any order and position, none, and blanks as rows write them.
+static_assert(infiniop_rows::OptionalDataMask("(a, b, c)", "(c, a)") == 0b101);
+static_assert(infiniop_rows::OptionalDataMask("(a, b, c)", "()") == 0);
+static_assert(infiniop_rows::OptionalDataMask("(x_packed, x_scale, x_zero, x)", "(x_zero)") == 0b100);
+static_assert(infiniop_rows::PositionIn("(a, bb, b)", "b") == 2);
+
+struct OptionalDataRow {
+  const char *name;
+  uint64_t mask;              // bit i: the i-th data argument may be NULL
+  std::string_view creates;  // the create call's parameters after (handle, desc_ptr)
+};
+#define OPERATOR(Name, subject, shapes, workspace, optional_data, create_params, create_args, data_params, \
+                 data_args)                                                                                \
+  {#Name, INFINIOP_OPTIONAL_DATA_MASK(optional_data, data_args), #create_params},
+const OptionalDataRow kOptionalData[] = {
+#include "infiniop/operators.def"
+};
+#undef OPERATOR
+
+// The i-th parameter of a parenthesised list.
+std::string ParameterAt(std::string_view list, size_t i) {
+  list = infiniop_rows::TrimName(list);
+  for (size_t k = 0; k < i; ++k) {
+    const size_t comma = list.find(',');
+    if (comma == std::string_view::npos) return "";
+    list.remove_prefix(comma + 1);
+  }
+  return std::string(list.substr(0, list.find(',')));
+}
+
+// An optional data argument is left out with its tensor: the create call takes, at its
+// position, a tensor descriptor that may be NULL.
+TEST(OperatorParts, EveryOptionalDataArgumentHasItsTensorDescriptor) {
+  for (const OptionalDataRow &row : kOptionalData) {
+    for (size_t i = 0; i < 64; ++i) {
+      if (((row.mask >> i) & 1) == 0) continue;
+      EXPECT_NE(ParameterAt(row.creates, i).find("infiniopTensorDescriptor_t"), std::string::npos)
+          << row.name << ": optional data argument " << i << " faces " << ParameterAt(row.creates, i)
+          << " in the create call";
+    }
+  }
+}
+
+TEST(OperatorParts, OptionalDataPositionsAreTheRowsOwn) {
+  std::map<std::string, uint64_t> masks;
+  for (const OptionalDataRow &row : kOptionalData) masks[row.name] = row.mask;
+  EXPECT_EQ(masks.at("Gemm"), 0u);
+  EXPECT_EQ(masks.at("LayerNorm"), uint64_t{1} << 5);  // bias, the last of six
+  EXPECT_EQ(masks.at("PerChannelQuantI8"), uint64_t{1} << 2);  // x_zero, third of four
+  EXPECT_EQ(masks.at("PerTensorDequantI8"), uint64_t{1} << 3);
+}
 
 std::string ReadFile(const std::string &path) {
   std::ifstream file(path);

@@ -31,7 +31,7 @@
     return ::infinicts::ref::op::DestroyDescriptor<::infinicts::ref::op::ElementwiseDescriptorOf<                  \
         ::infinicts::ref::op::OpKind::k##Name, ::infinicts::ref::op::rules::Name>>(desc);                          \
   }
-#define OPERATOR(Name, subject, shapes, workspace, last_data_optional, create_params, create_args, data_params, \
+#define OPERATOR(Name, subject, shapes, workspace, optional_data, create_params, create_args, data_params, \
                  data_args)                                                                                    \
   INFINIOP_ROW_##shapes(Name, workspace, create_params, create_args, data_params, data_args)
 #include "infiniop/operators.def"

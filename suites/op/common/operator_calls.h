@@ -39,7 +39,7 @@ namespace api {
 #define INFINICTS_DESTROY_OF_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
 #define INFINICTS_DESTROY_OF_NO_WORKSPACE(Name) infiniopDestroy##Name##Descriptor
 #define INFINICTS_DESTROY_OF_WORKSPACE_OF(Owner) INFINICTS_DESTROY_OF_WORKSPACE(Owner) INFINICTS_DROP_NAME
-#define OPERATOR(Name, subject, shapes, workspace, last_data_optional, create_params, create_args, data_params, \
+#define OPERATOR(Name, subject, shapes, workspace, optional_data, create_params, create_args, data_params, \
                  data_args)                                                                                    \
   struct Name {                                                               \
     static constexpr const char *kSubject = #subject;                         \

@@ -88,6 +88,8 @@ double LoadElement(infiniDtype_t dtype, const void *base, ptrdiff_t offset) {
       return Read<float>(base, offset);
     case INFINI_DTYPE_F64:
       return Read<double>(base, offset);
+    case INFINI_DTYPE_I8:
+      return Read<int8_t>(base, offset);
     default:
       return std::nan("");
   }
@@ -106,6 +108,9 @@ void StoreElement(infiniDtype_t dtype, void *base, ptrdiff_t offset, double valu
       break;
     case INFINI_DTYPE_F64:
       Write(base, offset, value);
+      break;
+    case INFINI_DTYPE_I8:
+      Write(base, offset, static_cast<int8_t>(value));
       break;
     default:
       break;

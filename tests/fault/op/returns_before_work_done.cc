@@ -4,10 +4,9 @@
 // real synchronize returned. Work enqueued behind the operator (the copy of its output back)
 // therefore runs before it. Calls the target refuses on sight (a NULL descriptor or data
 // pointer, a workspace smaller than the descriptor asked for) still go to the target at
-// once, so that only the timing changes (an optional last tensor, LayerNorm's and Conv's bias
-// or the paged attentions' alibi_slopes, may be NULL when the descriptor was made without
-// one); a descriptor destroyed
-// while its work is pending is destroyed after that work.
+// once, so that only the timing changes (a tensor its row calls optional, LayerNorm's bias or
+// a quantiser's x_zero, may be NULL when the descriptor was made without it); a descriptor
+// destroyed while its work is pending is destroyed after that work.
 #include <dlfcn.h>
 
 #include <functional>
@@ -16,11 +15,11 @@
 #include <tuple>
 #include <type_traits>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "common/fault_env.h"
+#include "infiniop/optional_data.hpp"
 #include "op/op_faults.h"
 #include "op/target_runtime.h"
 #include "rt/synchronize_hook.h"
@@ -39,7 +38,8 @@ struct PendingCall {
 std::mutex pending_mutex;  // guards the three below
 std::vector<PendingCall> pending;
 std::unordered_map<const InfiniopDescriptor *, size_t> workspace_sizes;  // as the target answered
-std::unordered_set<const InfiniopDescriptor *> made_without_bias;        // without the optional last tensor
+// Per descriptor made with some tensor descriptor NULL: bit i set when the i-th was.
+std::unordered_map<const InfiniopDescriptor *, uint64_t> absent_tensors;
 
 void Defer(std::function<void()> run, bool waits, void *stream) {
   PendingCall call{std::move(run), waits, stream};
@@ -81,29 +81,36 @@ bool IsNullPointer(const T &value) {
     return false;
 }
 
-template <auto Member, bool kOptionalLastData = false>
+template <auto Member, uint64_t kOptionalData = 0>
 struct Deferred;
 
-// For one compute function (desc, [workspace, workspace_size,] data..., [scalars...], stream).
-template <class... Args, infiniStatus_t (*OpTable::*Member)(Args...), bool kOptionalLastData>
-struct Deferred<Member, kOptionalLastData> {
+// For one compute function (desc, [workspace, workspace_size,] data..., [scalars...], stream);
+// kOptionalData: the row's optional data positions (bit i: the i-th data argument).
+template <class... Args, infiniStatus_t (*OpTable::*Member)(Args...), uint64_t kOptionalData>
+struct Deferred<Member, kOptionalData> {
   using Arguments = std::tuple<Args...>;
   static constexpr size_t kCount = sizeof...(Args);
   static constexpr bool kHasWorkspace = kCount >= 3 && std::is_same_v<std::tuple_element_t<1, Arguments>, void *> &&
                                         std::is_same_v<std::tuple_element_t<2, Arguments>, size_t>;
   static constexpr size_t kFirstData = kHasWorkspace ? 3 : 1;
 
+  static bool Allowed(uint64_t may_be_null, size_t position) { return position < 64 && ((may_be_null >> position) & 1); }
+
+  // A NULL data pointer other than those of optional tensors the descriptor was made without.
   template <size_t... I>
-  static bool AnyDataPointerNull(const Arguments &args, size_t end, std::index_sequence<I...>) {
-    return ((I >= kFirstData && I < end && IsNullPointer(std::get<I>(args))) || ...);
+  static bool AnyDataPointerNull(const Arguments &args, uint64_t may_be_null, std::index_sequence<I...>) {
+    return ((I >= kFirstData && I + 1 < kCount && IsNullPointer(std::get<I>(args)) &&
+             !Allowed(may_be_null, I - kFirstData)) ||
+            ...);
   }
 
   static bool RefusedOnSight(const Arguments &args) {
     const InfiniopDescriptor *desc = std::get<0>(args);
     if (desc == nullptr) return true;
     std::lock_guard<std::mutex> lock(pending_mutex);
-    const bool last_data_optional = kOptionalLastData && made_without_bias.count(desc) != 0;
-    if (AnyDataPointerNull(args, last_data_optional ? kCount - 2 : kCount - 1, std::index_sequence_for<Args...>{})) {
+    const auto absent = absent_tensors.find(desc);
+    const uint64_t may_be_null = absent == absent_tensors.end() ? 0 : absent->second & kOptionalData;
+    if (AnyDataPointerNull(args, may_be_null, std::index_sequence_for<Args...>{})) {
       return true;
     }
     if constexpr (kHasWorkspace) {
@@ -125,30 +132,30 @@ struct Deferred<Member, kOptionalLastData> {
   }
 };
 
-// For the create call of an operator whose last data pointer may be NULL: remembers the
-// descriptors made without that tensor, the create's last tensor-descriptor parameter
-// (LayerNorm's and Conv's bias, the paged attentions' alibi_slopes).
+// For the create call of an operator with optional tensors: remembers which tensor
+// descriptors a descriptor was made without (the i-th tensor descriptor parameter NULL: bit i),
+// LayerNorm's bias, a quantiser's x_zero.
 template <auto Member>
-struct CreateRememberingAbsentLast;
+struct CreateRememberingAbsent;
 
 template <class DescPtr, class... Args, infiniStatus_t (*OpTable::*Member)(infiniopHandle_t, DescPtr, Args...)>
-struct CreateRememberingAbsentLast<Member> {
+struct CreateRememberingAbsent<Member> {
   template <class T>
-  static void TakeIfTensor(const T &value, infiniopTensorDescriptor_t &last) {
-    if constexpr (std::is_same_v<T, infiniopTensorDescriptor_t>) last = value;
+  static void NoteIfTensor(const T &value, uint64_t &absent, int &position) {
+    if constexpr (std::is_same_v<T, infiniopTensorDescriptor_t>) {
+      if (value == nullptr && position < 64) absent |= uint64_t{1} << position;
+      ++position;
+    }
   }
 
   static infiniStatus_t Call(infiniopHandle_t handle, DescPtr desc_ptr, Args... args) {
     const infiniStatus_t status = (TargetOp().*Member)(handle, desc_ptr, args...);
     if (status != INFINI_STATUS_SUCCESS || desc_ptr == nullptr) return status;
-    infiniopTensorDescriptor_t last = nullptr;
-    (TakeIfTensor(args, last), ...);
+    uint64_t absent = 0;
+    int position = 0;
+    (NoteIfTensor(args, absent, position), ...);
     std::lock_guard<std::mutex> lock(pending_mutex);
-    if (last == nullptr) {
-      made_without_bias.insert(*desc_ptr);
-    } else {
-      made_without_bias.erase(*desc_ptr);
-    }
+    absent_tensors[*desc_ptr] = absent;
     return status;
   }
 };
@@ -179,7 +186,7 @@ struct DeferredDestroy<Member> {
     if (desc != nullptr) {
       std::lock_guard<std::mutex> lock(pending_mutex);
       workspace_sizes.erase(desc);
-      made_without_bias.erase(desc);
+      absent_tensors.erase(desc);
     }
     if (desc == nullptr || !AnyPending()) return (TargetOp().*Member)(desc);
     Defer([desc] { (TargetOp().*Member)(desc); }, false, nullptr);
@@ -213,25 +220,22 @@ void RegisterWithRuntimeWrapper() {
 
 void InstallReturnsBeforeWorkDone(OpTable &calls) {
   RegisterWithRuntimeWrapper();
-#define REMEMBER_ABSENT_LAST_true(Op) \
-  calls.infiniopCreate##Op##Descriptor = &CreateRememberingAbsentLast<&OpTable::infiniopCreate##Op##Descriptor>::Call;
-#define REMEMBER_ABSENT_LAST_false(Op)
-#define WITH_WORKSPACE(Op, optional_last_data)                                                                     \
-  calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, optional_last_data>::Call;                                \
+#define WITH_WORKSPACE(Op, optional_data)                                                                          \
+  calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, optional_data>::Call;                                     \
   calls.infiniopGet##Op##WorkspaceSize = &RememberedWorkspaceSize<&OpTable::infiniopGet##Op##WorkspaceSize>::Call; \
   calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;      \
-  REMEMBER_ABSENT_LAST_##optional_last_data(Op)
+  calls.infiniopCreate##Op##Descriptor = &CreateRememberingAbsent<&OpTable::infiniopCreate##Op##Descriptor>::Call;
 #define WITHOUT_WORKSPACE(Op)                                   \
   calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op>::Call; \
   calls.infiniopDestroy##Op##Descriptor = &DeferredDestroy<&OpTable::infiniopDestroy##Op##Descriptor>::Call;
-  // Every operator of the table, its last data pointer allowed NULL where the table says so.
-#define COMPUTE_ONLY(Op, last_data_optional) calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, last_data_optional>::Call;
-#define INFINICTS_DEFER_WORKSPACE(Op, last_data_optional) WITH_WORKSPACE(Op, last_data_optional)
-#define INFINICTS_DEFER_NO_WORKSPACE(Op, last_data_optional) WITHOUT_WORKSPACE(Op)
+  // Every operator of the table, its optional tensors' pointers allowed NULL where the row says so.
+#define COMPUTE_ONLY(Op, optional_data) calls.infiniop##Op = &Deferred<&OpTable::infiniop##Op, optional_data>::Call;
+#define INFINICTS_DEFER_WORKSPACE(Op, optional_data) WITH_WORKSPACE(Op, optional_data)
+#define INFINICTS_DEFER_NO_WORKSPACE(Op, optional_data) WITHOUT_WORKSPACE(Op)
   // A WORKSPACE_OF(Owner) row's query and destroy are Owner's, wrapped with Owner's row.
 #define INFINICTS_DEFER_WORKSPACE_OF(Owner) COMPUTE_ONLY
-#define OPERATOR(Name, subject, shapes, workspace, last_data_optional, ...) \
-  INFINICTS_DEFER_##workspace(Name, last_data_optional)
+#define OPERATOR(Name, subject, shapes, workspace, optional_data, create_params, create_args, data_params, data_args) \
+  INFINICTS_DEFER_##workspace(Name, INFINIOP_OPTIONAL_DATA_MASK(optional_data, data_args))
 #include "infiniop/operators.def"
 #undef OPERATOR
 #undef INFINICTS_DEFER_WORKSPACE_OF
@@ -240,8 +244,6 @@ void InstallReturnsBeforeWorkDone(OpTable &calls) {
 #undef COMPUTE_ONLY
 #undef WITH_WORKSPACE
 #undef WITHOUT_WORKSPACE
-#undef REMEMBER_ABSENT_LAST_false
-#undef REMEMBER_ABSENT_LAST_true
 }
 INFINICTS_FAULT(OpTable, "returns_before_work_done",
                 "every operator's work runs at the next Stream/Device/EventSynchronize",
