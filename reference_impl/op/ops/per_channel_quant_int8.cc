@@ -1,16 +1,18 @@
 // PerChannelQuantI8: each row m of x [M, K] quantised to int8 with its own scale x_scale[m, 0]
 // (and, when x_zero is given, its zero point x_zero[m, 0]), in the F32 steps of
 // core/int8_steps.h (spec section OP-INT8). Rows run in parallel, each in two passes: its
-// extremes, then its values; contiguous rows make both passes plain loops the compiler
-// vectorises.
+// extremes, then its values; contiguous F32 rows take the vector kernels of core/simd_int8.h.
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <type_traits>
 
 #include "core/api.h"
 #include "core/dtype.h"
 #include "core/int8_steps.h"
 #include "core/parallel.h"
+#include "core/simd.h"
+#include "core/simd_int8.h"
 #include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/int8_quant.h"
@@ -72,7 +74,15 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
   const size_t cols = plan.cols;
   const ptrdiff_t in_step = plan.x_col, out_step = plan.packed_col;
   float hi = 0.0f, lo = 0.0f;
-  if (in_step == 1) {
+  const bool vector = std::is_same_v<T, float> && in_step == 1 && simd::Enabled();
+  if (vector) {
+    const auto *row = reinterpret_cast<const float *>(in);
+    if (plan.asymmetric) {
+      simd::MinMax(row, cols, &lo, &hi);
+    } else {
+      hi = simd::AbsMax(row, cols);
+    }
+  } else if (in_step == 1) {
     RowExtremes(in, 1, cols, plan.asymmetric, &hi, &lo);
   } else {
     RowExtremes(in, in_step, cols, plan.asymmetric, &hi, &lo);
@@ -89,6 +99,10 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
     *zero = z;
   }
   *scale = s;
+  if (vector && out_step == 1) {
+    simd::QuantizeI8(reinterpret_cast<const float *>(in), cols, inv, z, bottom, 127.0f, out);
+    return;
+  }
   if (in_step == 1 && out_step == 1) {
     for (size_t k = 0; k < cols; ++k) out[k] = SaturateToI8(static_cast<float>(Num<T>::Load(in[k])) * inv + z, bottom, 127.0f);
     return;

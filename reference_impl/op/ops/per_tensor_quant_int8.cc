@@ -6,10 +6,13 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "core/api.h"
 #include "core/dtype.h"
 #include "core/int8_steps.h"
+#include "core/simd.h"
+#include "core/simd_int8.h"
 #include "infiniop.h"
 #include "ops/per_tensor_int8.h"
 
@@ -23,7 +26,9 @@ float MaxAbs(const PerTensorPlan &plan, const T *x) {
   plan.walk.ParallelForEach(kPerTensorGrain, [&](size_t, const Offsets<2> &at, const Offsets<2> &step, size_t count) {
     float local = 0.0f;
     const T *in = x + at[0];
-    if (step[0] == 1) {
+    if (std::is_same_v<T, float> && step[0] == 1 && simd::Enabled()) {
+      local = simd::AbsMax(reinterpret_cast<const float *>(in), count);
+    } else if (step[0] == 1) {
       for (size_t i = 0; i < count; ++i) {
         const float v = std::fabs(static_cast<float>(Num<T>::Load(in[i])));
         local = v > local ? v : local;
@@ -47,6 +52,10 @@ void RunTyped(const PerTensorPlan &plan, int8_t *packed, float *scale, const T *
   plan.walk.ParallelForEach(kPerTensorGrain, [&](size_t, const Offsets<2> &at, const Offsets<2> &step, size_t count) {
     const T *in = x + at[0];
     int8_t *out = packed + at[1];
+    if (std::is_same_v<T, float> && step[0] == 1 && step[1] == 1 && simd::Enabled()) {
+      simd::QuantizeI8(reinterpret_cast<const float *>(in), count, inv, 0.0f, -127.0f, 127.0f, out);
+      return;
+    }
     if (step[0] == 1 && step[1] == 1) {
       for (size_t i = 0; i < count; ++i) out[i] = SaturateToI8(static_cast<float>(Num<T>::Load(in[i])) * inv, -127.0f, 127.0f);
       return;
