@@ -1,11 +1,11 @@
 // PerChannelQuantI8: each row m of x [M, K] quantised to int8 with its own scale x_scale[m, 0]
 // (and, when x_zero is given, its zero point x_zero[m, 0]), in the F32 steps of
 // core/int8_steps.h (spec section OP-INT8). Rows run in parallel, each in two passes: its
-// extremes, then its values; contiguous F32 rows take the vector kernels of core/simd_int8.h.
+// extremes, then its values; contiguous rows take the vector kernels of core/simd_int8.h (F16 and
+// BF16 widened first).
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <type_traits>
 
 #include "core/api.h"
 #include "core/dtype.h"
@@ -14,6 +14,7 @@
 #include "core/simd.h"
 #include "core/simd_int8.h"
 #include "infiniop.h"
+#include "ops/widened_run.h"
 #ifdef INFINIOP_WITH_CUDA
 #include "cuda/int8_quant.h"
 #endif
@@ -74,9 +75,9 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
   const size_t cols = plan.cols;
   const ptrdiff_t in_step = plan.x_col, out_step = plan.packed_col;
   float hi = 0.0f, lo = 0.0f;
-  const bool vector = std::is_same_v<T, float> && in_step == 1 && simd::Enabled();
+  const bool vector = in_step == 1 && simd::Enabled();
+  const float *row = vector ? WidenedRun(in, cols) : nullptr;
   if (vector) {
-    const auto *row = reinterpret_cast<const float *>(in);
     if (plan.asymmetric) {
       simd::MinMax(row, cols, &lo, &hi);
     } else {
@@ -100,7 +101,7 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
   }
   *scale = s;
   if (vector && out_step == 1) {
-    simd::QuantizeI8(reinterpret_cast<const float *>(in), cols, inv, z, bottom, 127.0f, out);
+    simd::QuantizeI8(row, cols, inv, z, bottom, 127.0f, out);
     return;
   }
   if (in_step == 1 && out_step == 1) {

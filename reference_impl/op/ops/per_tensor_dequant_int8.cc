@@ -1,9 +1,13 @@
 // PerTensorDequantI8: x = x_packed · x_scale[0], the product in F32 and then stored in x's
-// dtype (spec section OP-INT8); x and x_packed of any strides, walked together in parallel.
+// dtype (spec section OP-INT8); x and x_packed of any strides, walked together in parallel,
+// contiguous F32 and F16 runs through the vector kernel of core/simd.h (ScaleInto).
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
+#include "core/simd.h"
 #include "infiniop.h"
 #include "ops/per_tensor_int8.h"
 
@@ -16,6 +20,19 @@ void RunTyped(const PerTensorPlan &plan, T *x, const int8_t *packed, const float
   plan.walk.ParallelForEach(kPerTensorGrain, [&](size_t, const Offsets<2> &at, const Offsets<2> &step, size_t count) {
     T *out = x + at[0];
     const int8_t *in = packed + at[1];
+    constexpr bool kVectorOut = std::is_same_v<T, float> || std::is_same_v<T, f16_t>;
+    if (kVectorOut && step[0] == 1 && step[1] == 1 && simd::Enabled()) {
+      // The int8 values as F32 (exact), then scaled and stored by the vector kernel.
+      thread_local std::vector<float> values;
+      if (values.size() < count) values.resize(count);
+      for (size_t i = 0; i < count; ++i) values[i] = static_cast<float>(in[i]);
+      if constexpr (std::is_same_v<T, float>) {
+        simd::ScaleInto(values.data(), s, out, count, false);
+      } else if constexpr (std::is_same_v<T, f16_t>) {
+        simd::ScaleInto(values.data(), s, reinterpret_cast<uint16_t *>(out), count, false);
+      }
+      return;
+    }
     for (size_t i = 0; i < count; ++i) {
       const ptrdiff_t ii = static_cast<ptrdiff_t>(i);
       const float product = static_cast<float>(in[ii * step[1]]) * s;

@@ -1,12 +1,12 @@
 // PerTensorQuantI8: x quantised to int8 with one scale, x_scale[0]: given (is_static) or
 // found as max|x| / 127 (dynamic), in the F32 steps of core/int8_steps.h (spec section
 // OP-INT8). The dynamic maximum is a parallel reduction over chunks; then every element is
-// quantised in parallel. x_scale's prior content is never read in the dynamic form.
+// quantised in parallel; contiguous runs take the vector kernels of core/simd_int8.h (F16 and
+// BF16 widened first). x_scale's prior content is never read in the dynamic form.
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <mutex>
-#include <type_traits>
 
 #include "core/api.h"
 #include "core/dtype.h"
@@ -15,6 +15,7 @@
 #include "core/simd_int8.h"
 #include "infiniop.h"
 #include "ops/per_tensor_int8.h"
+#include "ops/widened_run.h"
 
 namespace infinicts::ref::op {
 namespace {
@@ -26,8 +27,8 @@ float MaxAbs(const PerTensorPlan &plan, const T *x) {
   plan.walk.ParallelForEach(kPerTensorGrain, [&](size_t, const Offsets<2> &at, const Offsets<2> &step, size_t count) {
     float local = 0.0f;
     const T *in = x + at[0];
-    if (std::is_same_v<T, float> && step[0] == 1 && simd::Enabled()) {
-      local = simd::AbsMax(reinterpret_cast<const float *>(in), count);
+    if (step[0] == 1 && simd::Enabled()) {
+      local = simd::AbsMax(WidenedRun(in, count), count);
     } else if (step[0] == 1) {
       for (size_t i = 0; i < count; ++i) {
         const float v = std::fabs(static_cast<float>(Num<T>::Load(in[i])));
@@ -52,8 +53,8 @@ void RunTyped(const PerTensorPlan &plan, int8_t *packed, float *scale, const T *
   plan.walk.ParallelForEach(kPerTensorGrain, [&](size_t, const Offsets<2> &at, const Offsets<2> &step, size_t count) {
     const T *in = x + at[0];
     int8_t *out = packed + at[1];
-    if (std::is_same_v<T, float> && step[0] == 1 && step[1] == 1 && simd::Enabled()) {
-      simd::QuantizeI8(reinterpret_cast<const float *>(in), count, inv, 0.0f, -127.0f, 127.0f, out);
+    if (step[0] == 1 && step[1] == 1 && simd::Enabled()) {
+      simd::QuantizeI8(WidenedRun(in, count), count, inv, 0.0f, -127.0f, 127.0f, out);
       return;
     }
     if (step[0] == 1 && step[1] == 1) {
