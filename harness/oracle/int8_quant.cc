@@ -40,21 +40,16 @@ Int8QuantResult PerChannelQuantI8(const HostTensor &x, bool asymmetric) {
   const double floor_scale = F32(1e-8);
   for (size_t m = 0; m < rows; ++m) {
     const double *row = values.data() + m * cols;
-    double scale, zero = 0.0, lo = -127.0;
+    const double low = *std::min_element(row, row + cols), high = *std::max_element(row, row + cols);
+    double scale;
     if (!asymmetric) {
-      double max_abs = 0.0;
-      for (size_t k = 0; k < cols; ++k) max_abs = std::max(max_abs, std::fabs(row[k]));
-      scale = std::max(F32(max_abs / 127.0), floor_scale);
+      scale = std::max(F32(std::max(std::fabs(low), std::fabs(high)) / 127.0), floor_scale);
     } else {
-      const double hi = *std::max_element(row, row + cols), low = *std::min_element(row, row + cols);
-      scale = std::max(F32(F32(hi - low) / 255.0), floor_scale);
+      scale = std::max(F32(F32(high - low) / 255.0), floor_scale);
     }
     const double inv = F32(1.0 / scale);
-    if (asymmetric) {
-      const double low = *std::min_element(row, row + cols);
-      zero = F32(F32(-low * inv) - 128.0);
-      lo = -128.0;
-    }
+    const double zero = asymmetric ? F32(F32(-low * inv) - 128.0) : 0.0;
+    const double lo = asymmetric ? -128.0 : -127.0;
     scales[m] = scale;
     zeros[m] = zero;
     for (size_t k = 0; k < cols; ++k) {

@@ -83,8 +83,6 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
     } else {
       hi = simd::AbsMax(row, cols);
     }
-  } else if (in_step == 1) {
-    RowExtremes(in, 1, cols, plan.asymmetric, &hi, &lo);
   } else {
     RowExtremes(in, in_step, cols, plan.asymmetric, &hi, &lo);
   }
@@ -102,10 +100,6 @@ void QuantizeRow(const PerChannelPlan &plan, const T *in, int8_t *out, float *sc
   *scale = s;
   if (vector && out_step == 1) {
     simd::QuantizeI8(row, cols, inv, z, bottom, 127.0f, out);
-    return;
-  }
-  if (in_step == 1 && out_step == 1) {
-    for (size_t k = 0; k < cols; ++k) out[k] = SaturateToI8(static_cast<float>(Num<T>::Load(in[k])) * inv + z, bottom, 127.0f);
     return;
   }
   for (size_t k = 0; k < cols; ++k) {

@@ -29,11 +29,6 @@ float MaxAbs(const PerTensorPlan &plan, const T *x) {
     const T *in = x + at[0];
     if (step[0] == 1 && simd::Enabled()) {
       local = simd::AbsMax(WidenedRun(in, count), count);
-    } else if (step[0] == 1) {
-      for (size_t i = 0; i < count; ++i) {
-        const float v = std::fabs(static_cast<float>(Num<T>::Load(in[i])));
-        local = v > local ? v : local;
-      }
     } else {
       for (size_t i = 0; i < count; ++i) {
         const float v = std::fabs(static_cast<float>(Num<T>::Load(in[static_cast<ptrdiff_t>(i) * step[0]])));
@@ -55,10 +50,6 @@ void RunTyped(const PerTensorPlan &plan, int8_t *packed, float *scale, const T *
     int8_t *out = packed + at[1];
     if (step[0] == 1 && step[1] == 1 && simd::Enabled()) {
       simd::QuantizeI8(WidenedRun(in, count), count, inv, 0.0f, -127.0f, 127.0f, out);
-      return;
-    }
-    if (step[0] == 1 && step[1] == 1) {
-      for (size_t i = 0; i < count; ++i) out[i] = SaturateToI8(static_cast<float>(Num<T>::Load(in[i])) * inv, -127.0f, 127.0f);
       return;
     }
     for (size_t i = 0; i < count; ++i) {
