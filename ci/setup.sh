@@ -2,14 +2,15 @@
 # Installs every build and test dependency from Debian packages. Quick when they
 # are already there: apt is asked only for what is missing. Chromium renders the
 # HTML report in a test (the charts must draw in a real browser); OpenMPI runs the
-# collectives with one process per rank under mpirun. ccache lets a fresh clone reuse the
-# objects of an earlier build (ci/build.sh).
+# collectives with one process per rank under mpirun. oneDNN is the baseline the bench
+# measures I8Gemm against. ccache lets a fresh clone reuse the objects of an earlier build
+# (ci/build.sh).
 set -euo pipefail
 
 packages=(
   cmake g++ make pkg-config git python3
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libopenblas-dev
+  libcli11-dev nlohmann-json3-dev libopenblas-dev libdnnl-dev
   openmpi-bin libopenmpi-dev
   chromium fonts-dejavu-core
   ccache

@@ -86,15 +86,7 @@ void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow
   const size_t count = config.allreduce_count;
   const std::string name = "ref/all_reduce/f32/ranks:" + std::to_string(ranks) + "/count:" + std::to_string(count);
   const size_t memcpy_bytes = config.memcpy_bytes;
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &state) {
-    AllReduceBenchmark(state, ranks, count, memcpy_bytes);
-  })
-      ->UseManualTime()
-      ->MinTime(config.min_time_s)
-      ->Repetitions(config.repetitions)
-      ->ComputeStatistics("max", MaxOf)
-      ->DisplayAggregatesOnly(config.repetitions > 1)
-      ->Unit(benchmark::kMillisecond);
+  RegisterTimed(config, name, [=](benchmark::State &state) { AllReduceBenchmark(state, ranks, count, memcpy_bytes); });
   const std::string label = "all_reduce F32 sum " + std::to_string(ranks) + " ranks ";
   rows->push_back({label + "memory traffic vs memcpy", name, name, "traffic_bytes_per_second", kPairedMemcpyCounter,
                    0.5});

@@ -25,6 +25,8 @@ std::string SgemmName(size_t size);
 
 void RegisterSgemmBaseline(const SpeedConfig &config);
 void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
+// I8Gemm against oneDNN's int8 matmul (int8_gemm_benchmarks.cc).
+void RegisterI8GemmBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
 void RegisterAllReduceBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows);
 // An AllReduce benchmark's busbw (nccl-tests), memory traffic (2n x bytes) and algbw counters,
 // for `bytes` per rank per call over the state's iterations.
@@ -37,6 +39,10 @@ int RunAllReduceRankProcess(char *flag);
 
 // The "max" statistic over repetitions (of a rate: the best one), which the ratio table reads.
 double MaxOf(const std::vector<double> &values);
+
+// Registers `body` as a benchmark timed manually (SetIterationTime) at the run's minimum time
+// and repetitions, with the "max" statistic the ratio table reads.
+void RegisterTimed(const SpeedConfig &config, const std::string &name, std::function<void(benchmark::State &)> body);
 
 // The timing loop of a reference benchmark: each iteration is one call of `enqueue`
 // (which queues the work on `device`'s stream), timed by the stream's events, preceded by

@@ -48,19 +48,23 @@ double MaxOf(const std::vector<double> &values) {
   return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
 }
 
-size_t ReferenceThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
-
-std::string SgemmName(size_t size) { return "host/cblas_sgemm/" + std::to_string(size); }
-
-void RegisterSgemmBaseline(const SpeedConfig &config) {
-  const size_t size = config.gemm_size;
-  benchmark::RegisterBenchmark(SgemmName(size).c_str(), [=](benchmark::State &state) { SgemmBenchmark(state, size); })
+void RegisterTimed(const SpeedConfig &config, const std::string &name, std::function<void(benchmark::State &)> body) {
+  benchmark::RegisterBenchmark(name.c_str(), std::move(body))
       ->UseManualTime()
       ->MinTime(config.min_time_s)
       ->Repetitions(config.repetitions)
       ->ComputeStatistics("max", MaxOf)
       ->DisplayAggregatesOnly(config.repetitions > 1)
       ->Unit(benchmark::kMillisecond);
+}
+
+size_t ReferenceThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+std::string SgemmName(size_t size) { return "host/cblas_sgemm/" + std::to_string(size); }
+
+void RegisterSgemmBaseline(const SpeedConfig &config) {
+  const size_t size = config.gemm_size;
+  RegisterTimed(config, SgemmName(size), [=](benchmark::State &state) { SgemmBenchmark(state, size); });
 }
 
 }  // namespace infinicts::bench

@@ -72,6 +72,7 @@ int main(int argc, char **argv) {
   try {
     RegisterSgemmBaseline(config);
     RegisterOpBenchmarks(config, &rows);
+    RegisterI8GemmBenchmarks(config, &rows);
     RegisterAllReduceBenchmarks(config, &rows);
     RegisterAllReduceProcessBenchmarks(config, &rows);
   } catch (const std::exception &error) {

@@ -175,13 +175,7 @@ void GemmBenchmark(benchmark::State &state, size_t size) {
 // Registers a reference benchmark under `name` and its ratio row against memcpy.
 void AddBandwidthPair(const SpeedConfig &config, std::vector<RatioRow> *rows, const std::string &name,
                       const std::string &label, double target, std::function<void(benchmark::State &)> body) {
-  benchmark::RegisterBenchmark(name.c_str(), std::move(body))
-      ->UseManualTime()
-      ->MinTime(config.min_time_s)
-      ->Repetitions(config.repetitions)
-      ->ComputeStatistics("max", MaxOf)
-      ->DisplayAggregatesOnly(config.repetitions > 1)
-      ->Unit(benchmark::kMillisecond);
+  RegisterTimed(config, name, std::move(body));
   rows->push_back({label, name, name, "bytes_per_second", kPairedMemcpyCounter, target});
 }
 
@@ -207,13 +201,7 @@ void RegisterOpBenchmarks(const SpeedConfig &config, std::vector<RatioRow> *rows
   constexpr double kElementwiseTarget = 0.7, kRowTarget = 0.5, kGemmTarget = 0.9;
   const size_t size = config.gemm_size;
   const std::string gemm = "ref/gemm/f32/" + std::to_string(size);
-  benchmark::RegisterBenchmark(gemm.c_str(), [=](benchmark::State &state) { GemmBenchmark(state, size); })
-      ->UseManualTime()
-      ->MinTime(config.min_time_s)
-      ->Repetitions(config.repetitions)
-      ->ComputeStatistics("max", MaxOf)
-      ->DisplayAggregatesOnly(config.repetitions > 1)
-      ->Unit(benchmark::kMillisecond);
+  RegisterTimed(config, gemm, [=](benchmark::State &state) { GemmBenchmark(state, size); });
   rows->push_back({"Gemm F32 " + std::to_string(size) + "^3 vs cblas_sgemm", gemm, SgemmName(size), "flop_per_second",
                    "flop_per_second", kGemmTarget});
 

@@ -237,4 +237,10 @@ Int8QuantResult PerTensorQuantI8(const HostTensor &x, const Shape &scale_shape, 
 // x = x_packed · x_scale[0], the product rounded to F32.
 HostTensor PerTensorDequantI8(const HostTensor &x_packed, const HostTensor &x_scale);
 
+// I8Gemm (OP-I8GEMM): out[m, n] = x_scale[m]·weights_scale[n]·Σ_k x[m, k]·weights[k, n] + bias[n],
+// the sum exact in integers; x [M, K] and weights [K, N] hold int8 values, x_scale M elements,
+// weights_scale N, bias (NULL: none) N.
+HostTensor I8Gemm(const HostTensor &x, const HostTensor &x_scale, const HostTensor &weights,
+                  const HostTensor &weights_scale, const HostTensor *bias);
+
 }  // namespace infinicts::oracle

@@ -1,6 +1,7 @@
-// The int8 quantisers' arithmetic (docs/spec/op.md, OP-INT8), one F32 step at a time, for the
-// CPU kernels and the CUDA kernels alike (the host tests run it too): the scales, rounding a
-// half away from zero, and the saturation to the int8 range.
+// The int8 quantisers' and I8Gemm's arithmetic (docs/spec/op.md, OP-INT8 and OP-I8GEMM), one F32
+// step at a time, for the CPU kernels and the CUDA kernels alike (the host tests run it too):
+// the scales, rounding a half away from zero, the saturation to the int8 range, and I8Gemm's
+// scaling of its integer sums.
 #ifndef INFINICTS_REF_OP_CORE_INT8_STEPS_H
 #define INFINICTS_REF_OP_CORE_INT8_STEPS_H
 
@@ -46,6 +47,12 @@ INFINICTS_HOST_DEVICE inline float AsymmetricScale(float hi, float lo) {
   return scale < kInt8ScaleFloor ? kInt8ScaleFloor : scale;
 }
 INFINICTS_HOST_DEVICE inline float AsymmetricZero(float lo, float inv_scale) { return -lo * inv_scale - 128.0f; }
+
+// I8Gemm's way out (OP-I8GEMM-4): the exact int32 sum scaled by its row's and column's scales
+// and the bias added, in InfiniCore's order of F32 steps, before the one rounding to out's dtype.
+INFINICTS_HOST_DEVICE inline float I8GemmScaled(int32_t sum, float x_scale, float weights_scale, float bias) {
+  return x_scale * weights_scale * static_cast<float>(sum) + bias;
+}
 
 }  // namespace infinicts::ref::op
 
