@@ -1,6 +1,7 @@
 #include "common/checks.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "common/device_call.h"
@@ -179,6 +180,51 @@ void RunAndVerify(const PreparedCall &call, const RunOptions &options) {
   cts::RecordMetric("flop_count", call.flops);
   cts::RecordMetric("byte_count", call.bytes);
   cts::RecordMetric("workspace_bytes", static_cast<double>(needed));
+}
+
+void RunStepAndVerify(std::vector<PreparedCall> &calls, const std::vector<StepLink> &links,
+                      const std::function<void(const StepOutputs &back, std::vector<PreparedCall> &calls)> &settle) {
+  device::Device device(cts::rt(), CaseDevice());
+  std::vector<std::unique_ptr<ReadyDescriptor>> ready;
+  std::vector<Workspace> workspaces;
+  std::vector<std::unique_ptr<DeviceCall>> on_device;
+  for (const PreparedCall &call : calls) {
+    ready.push_back(std::make_unique<ReadyDescriptor>(call));
+    MakeReady(call, ready.back().get(), WorkspaceQuery::kNotAsked);
+    OP_CHECKPOINT();
+    size_t needed = 0;
+    QueryWorkspace(call, ready.back()->desc.get(), &needed);
+    OP_CHECKPOINT();
+    workspaces.push_back(AllocateWorkspace(device, needed));
+    on_device.push_back(std::make_unique<DeviceCall>(device, call));
+    on_device.back()->Upload();
+  }
+  SyncOnExit sync_on_exit(device);
+  std::unique_ptr<device::Stream> stream = device.CreateStream();
+  for (size_t i = 0; i < calls.size(); ++i) {
+    std::vector<void *> data = on_device[i]->Pointers();
+    for (const StepLink &link : links) {
+      if (link.call != i) continue;
+      if (link.from_call >= i) throw std::logic_error("a step's link must come from an earlier call");
+      data.at(link.spec) = on_device[link.from_call]->Pointers().at(link.from_spec);
+    }
+    CTS_ASSERT_OK(calls[i].calls.compute(ready[i]->desc.get(), workspaces[i].data(), workspaces[i].size, data,
+                                         stream->raw()));
+  }
+  for (auto &call : on_device) call->DownloadAsync(stream->raw());
+  Synchronize(stream->raw());
+  OP_CHECKPOINT();
+  StepOutputs back;
+  for (const auto &call : on_device) back.push_back(call->Back());
+  settle(back, calls);
+  double flops = 0.0, bytes = 0.0;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    on_device[i]->Verify();
+    flops += calls[i].flops;
+    bytes += calls[i].bytes;
+  }
+  cts::RecordMetric("flop_count", flops);
+  cts::RecordMetric("byte_count", bytes);
 }
 
 void CheckCreateNullPointers(const PreparedCall &call) {

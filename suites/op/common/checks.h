@@ -40,6 +40,21 @@ struct RunOptions {
 // copy), so an operator that returns before its work is done on the stream is caught.
 void RunAndVerify(const PreparedCall &call, const RunOptions &options = {});
 
+// A model step's link: call `call`'s data argument `spec` is the device memory of call
+// `from_call`'s tensor `from_spec` (an earlier call's output passed on, as serving engines chain
+// operators), not memory of its own.
+struct StepLink {
+  size_t call, spec, from_call, from_spec;
+};
+// What came back of each call's written tensors (per call, per spec; empty for the others).
+using StepOutputs = std::vector<std::vector<HostTensor>>;
+// A model step end to end: every call's descriptor and workspace made, its tensors uploaded,
+// then the calls queued back to back on one created stream with `links` in place, and every
+// tensor read back on that stream. `settle` then sees what came back and may set the expected
+// values of calls that computed from earlier calls' outputs; each call is verified last.
+void RunStepAndVerify(std::vector<PreparedCall> &calls, const std::vector<StepLink> &links,
+                      const std::function<void(const StepOutputs &back, std::vector<PreparedCall> &calls)> &settle);
+
 // The create call with `call`'s specs; SUCCESS continues. An unsupported call, or
 // BAD_TENSOR_DTYPE for the (admitted) dtypes of the problem, ends the case `unsupported`;
 // any other status fails it.

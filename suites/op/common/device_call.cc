@@ -140,6 +140,21 @@ void DeviceCall::Report(const std::string &what) const {
   OP_ADD_FAILURE(what + "\n  problem: " + call_.subject + " " + call_.problem_json);
 }
 
+HostTensor DeviceCall::BackOf(const Allocation &allocation) const {
+  if (allocation.back.size() != allocation.image.size()) throw std::logic_error("a tensor read before a download");
+  HostTensor got = call_.tensors[allocation.spec];
+  std::memcpy(got.storage(), allocation.back.data() + kGuardBytes, got.storage_bytes());
+  return got;
+}
+
+std::vector<HostTensor> DeviceCall::Back() const {
+  std::vector<HostTensor> got_by_spec(call_.specs.size());
+  for (const Allocation &allocation : allocations_) {
+    if (allocation.written_spec != call_.specs.size()) got_by_spec[allocation.written_spec] = BackOf(allocation);
+  }
+  return got_by_spec;
+}
+
 std::vector<HostTensor> DeviceCall::CheckedOutputs() const {
   const size_t none = call_.specs.size();
   std::vector<HostTensor> got_by_spec(call_.specs.size());  // what came back of each written tensor
@@ -178,8 +193,7 @@ std::vector<HostTensor> DeviceCall::CheckedOutputs() const {
     }
 
     const HostTensor &sent = call_.tensors[allocation.spec];
-    HostTensor got = sent;
-    std::memcpy(got.storage(), allocation.back.data() + kGuardBytes, got.storage_bytes());
+    HostTensor got = BackOf(allocation);
     const size_t element = got.element_size();
     size_t gaps_changed = 0;
     std::string first_gap;

@@ -48,6 +48,9 @@ class DeviceCall {
   // After a download: every allocation holds exactly what was uploaded (a call that was
   // refused must not have written anything). `why` says what the call was.
   void VerifyUnchanged(const std::string &why) const;
+  // After a download: what came back of each written tensor (one per spec, empty for the
+  // others), unchecked: what a later call of a model step computed from.
+  std::vector<HostTensor> Back() const;
 
  private:
   struct Allocation {
@@ -59,6 +62,8 @@ class DeviceCall {
   };
 
   std::vector<uint8_t> ImageOf(const PreparedCall &call, size_t spec) const;
+  // What came back of the written tensor an allocation holds.
+  HostTensor BackOf(const Allocation &allocation) const;
   // Guards, gaps and inputs checked (a failure each); what came back of each written tensor
   // (one per spec, empty for the others).
   std::vector<HostTensor> CheckedOutputs() const;

@@ -150,9 +150,13 @@ INFINICTS_FAULT(OpTable, "i8_gemm_adds_bias_before_scaling",
 // tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
 // Rows and columns of all 127 meet in every problem of five rows and columns or more: their
 // pairs of products overflow int16 (OP-I8GEMM-4).
-// fault-detection: i8_gemm_saturates_pair_sums SUITE op TIMEOUT 60 FILTER op.i8_gemm.* EXPECT
+// The W8A8 step's long rows (K = 4096) hold such pairs too.
+// fault-detection: i8_gemm_saturates_pair_sums SUITE op TIMEOUT 60 FILTER op.i8_gemm.* op.w8a8_linear.* EXPECT
 // fault-detection:   op.i8_gemm.accuracy/matches_oracle/*/m11_n13_k33/*
 // fault-detection:   op.i8_gemm.accuracy/matches_oracle/*/m5_n5_k14336/*
-// Every problem with a bias (OP-I8GEMM-4); none without one (OP-I8GEMM-5).
-// fault-detection: i8_gemm_adds_bias_before_scaling SUITE op TIMEOUT 60 FILTER op.i8_gemm.* EXPECT
+// fault-detection:   op.w8a8_linear.accuracy/matches_oracle/*/m16_n512_k4096
+// Every problem with a bias (OP-I8GEMM-4, and the W8A8 step's, OP-I8GEMM-7); none without one
+// (OP-I8GEMM-5).
+// fault-detection: i8_gemm_adds_bias_before_scaling SUITE op TIMEOUT 60 FILTER op.i8_gemm.* op.w8a8_linear.* EXPECT
 // fault-detection:   op.i8_gemm.accuracy/matches_oracle/*/m50_n70_k300/*
+// fault-detection:   op.w8a8_linear.accuracy/matches_oracle/*/m13_n37_k300
