@@ -16,6 +16,7 @@
 #include <random>
 
 #include "common/checks.h"
+#include "common/flop_counts.h"
 #include "common/int8_quant.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
@@ -165,29 +166,19 @@ void RunW8A8Linear(const W8A8LinearProblem &p) {
     for (size_t n = 0; n < p.n; ++n) gemm.tensors[1].SetAt(n, 0.5 * unit(rng));
   }
   const oracle::Int8QuantResult quantised = oracle::PerChannelQuantI8(x, false);
-  for (PreparedCall *call : {&quant, &gemm}) {
-    call->expected.assign(call->specs.size(), HostTensor());
-    call->tolerances.assign(call->specs.size(), Tolerance());
-  }
-  quant.expected[0] = quantised.packed;
-  quant.expected[1] = quantised.scale;
-  quant.tolerances[0] = ToleranceFor(quant.subject, INFINI_DTYPE_I8);
-  quant.tolerances[1] = ToleranceFor(quant.subject, INFINI_DTYPE_F32);
-  quant.settle_ties = [also = quantised.also_accepted](const std::vector<HostTensor> &, const std::vector<HostTensor> &expected,
-                                                       const std::vector<HostTensor> &got) {
-    std::vector<HostTensor> settled = expected;
-    settled[0] = SettleNearHalves(expected[0], got[0], also);
-    return settled;
-  };
-  gemm.tolerances[0] = ToleranceFor(gemm.subject, p.dtype);
+  SetExpectations(quant, {quantised.packed, quantised.scale});
+  // out's expectation waits for the int8 values the quantiser gives (the settle hook below).
+  SetExpectations(gemm, {}, Oracle::kNotComputed);
   quant.calls = OperatorCalls<api::PerChannelQuantI8>();
   gemm.calls = OperatorCalls<api::I8Gemm>();
-  quant.flops = 3.0 * static_cast<double>(p.m * p.k);
+  quant.flops = FlopsPerElement(quant.subject) * static_cast<double>(p.m * p.k);
   gemm.flops = 2.0 * static_cast<double>(p.m * p.n * p.k);
   const std::vector<StepLink> links = {{1, 2, 0, 0}, {1, 3, 0, 1}};  // x and x_scale from the quantiser
   RunStepAndVerify(calls, links, [&](const StepOutputs &back, std::vector<PreparedCall> &step) {
-    // I8Gemm's oracle on the int8 values the quantiser gave, where the spec accepts them.
-    const HostTensor packed = SettleNearHalves(quantised.packed, back[0][0], quantised.also_accepted);
+    // The quantiser's values where the spec accepts either neighbour of a half as it chose
+    // them, and I8Gemm's oracle on those.
+    step[0].expected[0] = SettleNearHalves(quantised.packed, back[0][0], quantised.also_accepted);
+    const HostTensor &packed = step[0].expected[0];
     const HostTensor *bias = p.bias ? &step[1].tensors[1] : nullptr;
     step[1].expected[0] = oracle::I8Gemm(packed, quantised.scale, step[1].tensors[4], step[1].tensors[5], bias);
     CheckAgainstFloatLayer(p, x, layer, quantised.scale, step[1].tensors[4], step[1].tensors[5], bias, back[1][0]);

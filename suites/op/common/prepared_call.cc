@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "tensor/dtype.h"
 
@@ -63,6 +64,26 @@ std::string DescribeTensor(const TensorSpec &spec) {
   text << DtypeName(spec.dtype) << " " << ShapeText(spec.layout.shape) << " strides "
        << StridesText(spec.layout.strides) << " offset " << spec.layout.offset;
   return text.str();
+}
+
+bool SetExpectations(PreparedCall &call, std::vector<HostTensor> outputs, Oracle oracle) {
+  call.expected.assign(call.specs.size(), HostTensor());
+  call.tolerances.assign(call.specs.size(), Tolerance());
+  call.bytes = 0.0;
+  size_t next_output = 0;
+  bool weak = false;
+  for (size_t i = 0; i < call.specs.size(); ++i) {
+    const TensorSpec &spec = call.specs[i];
+    if (spec.present) call.bytes += static_cast<double>(NumElements(spec.layout.shape) * DtypeSize(spec.dtype));
+    if (!spec.present || !IsWritten(spec)) continue;
+    call.tolerances[i] = ToleranceFor(call.subject, spec.dtype);
+    if (oracle == Oracle::kNotComputed) continue;
+    if (next_output >= outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too few outputs");
+    call.expected[i] = std::move(outputs[next_output++]);
+    weak = weak || !WeakDataReason(call.expected[i], call.tolerances[i]).empty();
+  }
+  if (next_output != outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too many outputs");
+  return weak;
 }
 
 void NoteOptionalDtypes(const std::vector<TensorSpec> &specs, const std::vector<infiniDtype_t> &optional) {

@@ -76,6 +76,12 @@ inline constexpr int kMaxDataDraws = 8;
 
 enum class Oracle { kComputed, kNotComputed };
 
+// The bookkeeping every prepared call shares, from its specs: `bytes`, each written tensor's
+// tolerance, and its expected values from `outputs`, the oracle's, one per present written
+// spec in order (kNotComputed: none, `expected` holds empty tensors). Returns whether any
+// expected output is data too weak to discriminate (output_check.h).
+bool SetExpectations(PreparedCall &call, std::vector<HostTensor> outputs, Oracle oracle = Oracle::kComputed);
+
 // Prepares `problem` of operator Op with inputs drawn from rng. Inputs whose expected
 // outputs cannot discriminate are drawn again from the same engine, up to kMaxDataDraws
 // times; the last draw stands (the comparison then reports the suite's weak data). Without
@@ -93,22 +99,7 @@ PreparedCall Prepare(const typename Op::Problem &problem, Rng &rng, Oracle oracl
     Op::Fill(problem, call.tensors, rng);
     std::vector<HostTensor> outputs;
     if (oracle == Oracle::kComputed) outputs = Op::Expected(problem, call.tensors);
-    call.expected.assign(call.specs.size(), HostTensor());
-    call.tolerances.assign(call.specs.size(), Tolerance());
-    call.bytes = 0.0;
-    size_t next_output = 0;
-    bool weak = false;
-    for (size_t i = 0; i < call.specs.size(); ++i) {
-      const TensorSpec &spec = call.specs[i];
-      if (spec.present) call.bytes += static_cast<double>(NumElements(spec.layout.shape) * DtypeSize(spec.dtype));
-      if (!spec.present || !IsWritten(spec)) continue;
-      call.tolerances[i] = ToleranceFor(call.subject, spec.dtype);
-      if (oracle == Oracle::kNotComputed) continue;
-      if (next_output >= outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too few outputs");
-      call.expected[i] = std::move(outputs[next_output++]);
-      weak = weak || !WeakDataReason(call.expected[i], call.tolerances[i]).empty();
-    }
-    if (next_output != outputs.size()) throw std::logic_error(call.subject + ": the oracle gave too many outputs");
+    const bool weak = SetExpectations(call, std::move(outputs), oracle);
     if (!weak || call.constant_output || draw == kMaxDataDraws || oracle == Oracle::kNotComputed) break;
   }
   call.calls = Op::Calls(problem);
