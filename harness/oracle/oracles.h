@@ -237,6 +237,15 @@ Int8QuantResult PerTensorQuantI8(const HostTensor &x, const Shape &scale_shape, 
 // x = x_packed · x_scale[0], the product rounded to F32.
 HostTensor PerTensorDequantI8(const HostTensor &x_packed, const HostTensor &x_scale);
 
+// DequantizeAWQ (OP-DEQUANTIZEAWQ-4): out [K, N] = (q − z)·scales, q from qweight [K, N/8] and z
+// from zeros [G, N/8] (I32 words in AWQ packing), scales [G, N], row k in group ⌊k/(K/G)⌋.
+HostTensor DequantizeAWQ(const HostTensor &qweight, const HostTensor &scales, const HostTensor &zeros);
+// DequantizeGPTQ (OP-DEQUANTIZEGPTQ-4): out [K, N] = (q − (z + 1))·scales, q from qweight [⌈K/8⌉, N]
+// (eight rows to a word) and z from zeros [G, ⌈N/8⌉] (eight columns), sequential packing,
+// scales [G, N], row k in group g_idx[k] (K = g_idx's length).
+HostTensor DequantizeGPTQ(const HostTensor &qweight, const HostTensor &scales, const HostTensor &zeros,
+                          const HostTensor &g_idx);
+
 // I8Gemm (OP-I8GEMM): out[m, n] = x_scale[m]·weights_scale[n]·Σ_k x[m, k]·weights[k, n] + bias[n],
 // the sum exact in integers; x [M, K] and weights [K, N] hold int8 values, x_scale M elements,
 // weights_scale N, bias (NULL: none) N.
