@@ -209,9 +209,11 @@ INFINICTS_FAULT(OpTable, "int4_dequant_truncates",
 
 // The cases that must catch this file's faults, a `fault-detection:` declaration each, which
 // tests/fault/CMakeLists.txt makes a ctest entry of (infinicts_fault_detection's arguments).
-// Every word holds values in all eight positions: every AWQ accuracy case (OP-DEQUANTIZEAWQ-4).
-// fault-detection: awq_reads_nibbles_in_sequence SUITE op TIMEOUT 60 FILTER op.dequantize_awq.* EXPECT
+// Every word holds values in all eight positions: every AWQ accuracy case (OP-DEQUANTIZEAWQ-4),
+// and every AWQ linear step (OP-DEQUANTIZEAWQ-5).
+// fault-detection: awq_reads_nibbles_in_sequence SUITE op TIMEOUT 60 FILTER op.dequantize_awq.* op.awq_linear.* EXPECT
 // fault-detection:   op.dequantize_awq.accuracy/matches_oracle/*
+// fault-detection:   op.awq_linear.accuracy/matches_oracle/*
 // Every GPTQ accuracy case: the zero point is off by one everywhere (OP-DEQUANTIZEGPTQ-4).
 // fault-detection: gptq_drops_zero_plus_one SUITE op TIMEOUT 60 FILTER op.dequantize_gptq.* EXPECT
 // fault-detection:   op.dequantize_gptq.accuracy/matches_oracle/*
