@@ -1,6 +1,7 @@
 #include "common/checks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -225,6 +226,25 @@ void RunStepAndVerify(std::vector<PreparedCall> &calls, const std::vector<StepLi
   }
   cts::RecordMetric("flop_count", flops);
   cts::RecordMetric("byte_count", bytes);
+}
+
+void CheckAgainstFloatModel(const std::string &clause, size_t columns, const std::vector<double> &got,
+                            const std::vector<double> &exact, const std::vector<double> &bound,
+                            const Tolerance &tolerance) {
+  double worst = 0.0;
+  std::string first_miss;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double allowed = bound[i] + tolerance.atol + tolerance.rtol * std::fabs(exact[i]);
+    const double used = std::fabs(got[i] - exact[i]) / allowed;
+    if (!(used <= 1.0) && first_miss.empty()) {
+      first_miss = "out[" + std::to_string(i / columns) + ", " + std::to_string(i % columns) + "] = " +
+                   std::to_string(got[i]) + " where the float layer gives " + std::to_string(exact[i]) +
+                   ", beyond its quantisation bound " + std::to_string(allowed);
+    }
+    worst = std::max(worst, std::isnan(used) ? INFINITY : used);
+  }
+  cts::RecordMetric("quantisation_error_of_bound", worst);
+  if (!first_miss.empty()) OP_ADD_FAILURE(clause + ": " + first_miss);
 }
 
 void CheckCreateNullPointers(const PreparedCall &call) {

@@ -55,6 +55,14 @@ using StepOutputs = std::vector<std::vector<HostTensor>>;
 void RunStepAndVerify(std::vector<PreparedCall> &calls, const std::vector<StepLink> &links,
                       const std::function<void(const StepOutputs &back, std::vector<PreparedCall> &calls)> &settle);
 
+// A model step's output against the float model it quantises: element i of `got`, a matrix of
+// `columns` columns, within bound[i] (what quantising may cost there) plus `tolerance` of
+// exact[i]. Records `quantisation_error_of_bound`, the largest share of that allowance used, and
+// fails under `clause` naming the first element beyond it.
+void CheckAgainstFloatModel(const std::string &clause, size_t columns, const std::vector<double> &got,
+                            const std::vector<double> &exact, const std::vector<double> &bound,
+                            const Tolerance &tolerance);
+
 // The create call with `call`'s specs; SUCCESS continues. An unsupported call, or
 // BAD_TENSOR_DTYPE for the (admitted) dtypes of the problem, ends the case `unsupported`;
 // any other status fails it.
