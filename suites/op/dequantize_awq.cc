@@ -96,10 +96,11 @@ struct DequantizeAwqOp {
 
   static OpClauses Clauses() {
     return {{"OP-DEQUANTIZEAWQ-2", "OP-DEQUANTIZEAWQ-4"},
-            {"OP-DEQUANTIZEAWQ-1", "OP-DEQUANTIZEAWQ-3"},
-            {"OP-DEQUANTIZEAWQ-2", "OP-DEQUANTIZEAWQ-3"},
+            {"OP-DEQUANTIZEAWQ-1"},
+            {"OP-DEQUANTIZEAWQ-2"},
             {},
-            {}};
+            {},
+            {"OP-DEQUANTIZEAWQ-3"}};
   }
 };
 

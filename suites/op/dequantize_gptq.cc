@@ -105,10 +105,11 @@ struct DequantizeGptqOp {
 
   static OpClauses Clauses() {
     return {{"OP-DEQUANTIZEGPTQ-2", "OP-DEQUANTIZEGPTQ-4"},
-            {"OP-DEQUANTIZEGPTQ-1", "OP-DEQUANTIZEGPTQ-3"},
-            {"OP-DEQUANTIZEGPTQ-2", "OP-DEQUANTIZEGPTQ-3"},
+            {"OP-DEQUANTIZEGPTQ-1"},
+            {"OP-DEQUANTIZEGPTQ-2"},
             {},
-            {}};
+            {},
+            {"OP-DEQUANTIZEGPTQ-3"}};
   }
 };
 

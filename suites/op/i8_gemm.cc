@@ -159,7 +159,7 @@ struct I8GemmOp {
   static std::vector<AliasPair> InPlacePairs() { return {}; }
 
   static OpClauses Clauses() {
-    return {{"OP-I8GEMM-4", "OP-I8GEMM-5", "OP-I8GEMM-6"}, {"OP-I8GEMM-1"}, {"OP-I8GEMM-2", "OP-I8GEMM-3"}, {}, {}};
+    return {{"OP-I8GEMM-4", "OP-I8GEMM-5", "OP-I8GEMM-6"}, {"OP-I8GEMM-1"}, {"OP-I8GEMM-2"}, {}, {}, {"OP-I8GEMM-3"}};
   }
 };
 

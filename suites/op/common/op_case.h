@@ -185,6 +185,9 @@ struct OpClauses {
   std::vector<std::string> shapes;   // BAD_TENSOR_SHAPE
   std::vector<std::string> strides;  // BAD_TENSOR_STRIDES (besides OP-DESC's self-overlap rule)
   std::vector<std::string> params;   // BAD_PARAM for attributes
+  // The SHOULD clauses of its refusals as recommended (BadDescriptorList::AddRecommended) of
+  // other statuses than BAD_TENSOR_STRIDES (whose overlapping outputs OP-DESC-26 covers).
+  std::vector<std::string> recommended = {};
 };
 
 // The admitted dtypes a backend may refuse without missing a level (docs/spec/op.md "Dtypes"):

@@ -13,7 +13,8 @@
 //               compute_null_pointers|device_query_null_pointers|destroy_null/<problem>
 //                                             the first conformance problem
 //   conformance/in_place/<problem>/<out>_is_<in>   InPlacePairs() × conformance problems
-//   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order|overlapping_rows/<variant>
+//   conformance/bad_dtype|bad_shape|bad_strides|bad_param|check_order|overlapping_rows|
+//               recommended_refusal/<variant>
 //                                             BadDescriptors()
 //   conformance/dtype_probe/<dtype>           every dtype of the interface
 // The conformance and accuracy problems are the lines of the operator's case files,
@@ -288,7 +289,9 @@ std::vector<DtypeProbeParam> DtypeProbeParams() {
   return params;
 }
 
-enum class BadKind { kDtype, kShape, kStrides, kParam, kOrder, kRecommended };
+// kRecommended: refusals the spec recommends of overlapping outputs (BAD_TENSOR_STRIDES,
+// OP-DESC-26); kRecommendedOwn: those of the operator's own SHOULD clauses (other statuses).
+enum class BadKind { kDtype, kShape, kStrides, kParam, kOrder, kRecommended, kRecommendedOwn };
 
 // The dtype of an "all_<dtype>" variant (every tensor of one dtype beyond the spec), if it is one.
 template <class BadDescriptor>
@@ -349,7 +352,7 @@ std::vector<typename Op::BadDescriptor> BadDescriptorsOf(BadKind kind) {
     if (beyond && std::find(admitted.begin(), admitted.end(), *beyond) != admitted.end()) continue;
     BadKind of = BadKind::kOrder;
     if (bad.recommended) {
-      of = BadKind::kRecommended;
+      of = bad.expected == INFINI_STATUS_BAD_TENSOR_STRIDES ? BadKind::kRecommended : BadKind::kRecommendedOwn;
     } else if (bad.second_fault == INFINI_STATUS_SUCCESS) {
       switch (bad.expected) {
         case INFINI_STATUS_BAD_TENSOR_DTYPE: of = BadKind::kDtype; break;
@@ -510,6 +513,7 @@ std::vector<std::string> Joined(std::vector<std::string> common, const std::vect
   INFINICTS_OP_BAD_CASES_(Op, CheckOrder, check_order, kOrder, (std::vector<std::string>{"OP-DESC-10"}))    \
   INFINICTS_OP_BAD_CASES_(Op, OverlappingRows, overlapping_rows, kRecommended,                              \
                           (std::vector<std::string>{"OP-DESC-26"}))                                         \
+  INFINICTS_OP_BAD_CASES_(Op, RecommendedRefusal, recommended_refusal, kRecommendedOwn, Op::Clauses().recommended) \
                                                                                                             \
   class Op##DtypeProbe : public ::infinicts::cts::ParamCase<::infinicts::op_cases::DtypeProbeParam> {};    \
   GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Op##DtypeProbe);                                          \
