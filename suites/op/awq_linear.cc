@@ -19,6 +19,7 @@
 #include "common/flop_counts.h"
 #include "common/int4_weights.h"
 #include "common/op_cases.h"
+#include "common/step_cases.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -58,7 +59,7 @@ std::vector<TensorSpec> GemmSpecs(const AwqLinearProblem &p) {
           {"weights", Role::kInput, p.dtype, ContiguousLayout({p.k, p.n})}};
 }
 
-struct AwqLinearStep {
+struct AwqLinearStep : StepCaseSets<AwqLinearStep, AwqLinearProblem> {
   using Problem = AwqLinearProblem;
   static constexpr const char *kSubject = "awq_linear";
   static std::vector<TensorSpec> Specs(const Problem &p) { return DequantSpecs(p); }
@@ -72,9 +73,7 @@ struct AwqLinearStep {
     p.groups = 2;
     return p;
   }
-  // A step has accuracy cases alone: no conformance file.
-  static std::vector<Problem> ConformanceProblems() { return {}; }
-  static std::vector<Problem> AccuracyProblems() { return CaseFileProblems<AwqLinearStep>(kAccuracySet); }
+  static void Run(const Problem &p);  // below, with the data it needs
 };
 
 // The float weights W [K, N] quantised per group and column as AWQ's checkpoints are: the
@@ -118,7 +117,7 @@ void CheckAgainstFloatLayer(const AwqLinearProblem &p, const HostTensor &x, cons
   CheckAgainstFloatModel("OP-DEQUANTIZEAWQ-5", p.n, out.ToDoubles(), exact, bound, ToleranceFor("gemm", p.dtype));
 }
 
-void RunAwqLinear(const AwqLinearProblem &p) {
+void AwqLinearStep::Run(const AwqLinearProblem &p) {
   Rng rng = CaseRng();
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<PreparedCall> calls(2);
@@ -155,19 +154,8 @@ void RunAwqLinear(const AwqLinearProblem &p) {
   });
 }
 
-class AwqLinearAccuracy : public cts::ParamCase<AwqLinearProblem> {};
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(AwqLinearAccuracy);
-INFINICTS_OP_TEST_P(AwqLinearAccuracy, matches_oracle, AwqLinearStep,
-                    (std::vector<std::string>{"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",
-                                              "OP-DEQUANTIZEAWQ-4", "OP-GEMM-4", "OP-DEQUANTIZEAWQ-5"})) {
-  INFINICTS_OP_GUARDED(RunAwqLinear(GetParam()));
-}
-INSTANTIATE_TEST_SUITE_P(accuracy, AwqLinearAccuracy,
-                         ::testing::ValuesIn(ProblemsOf<AwqLinearStep>(AccuracyProblemsOf<AwqLinearStep>())),
-                         INFINICTS_OP_NAMES);
-// Its problem lines run under --cases and `infinicts fuzz` like an operator's.
-[[maybe_unused]] const bool kAwqLinearTakesProblemLines =
-    cts::RegisterProblemSubject(AwqLinearStep::kSubject, FuzzingOf<AwqLinearStep>());
+INFINICTS_OP_STEP_CASES(AwqLinearStep, (std::vector<std::string>{"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",
+                                                                 "OP-DEQUANTIZEAWQ-4", "OP-GEMM-4", "OP-DEQUANTIZEAWQ-5"}));
 
 }  // namespace
 }  // namespace infinicts::op_cases

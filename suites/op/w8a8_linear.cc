@@ -20,6 +20,7 @@
 #include "common/int8_quant.h"
 #include "common/layouts.h"
 #include "common/op_cases.h"
+#include "common/step_cases.h"
 #include "oracle/oracles.h"
 
 namespace infinicts::op_cases {
@@ -68,7 +69,7 @@ std::vector<TensorSpec> GemmSpecs(const W8A8LinearProblem &p) {
   return specs;
 }
 
-struct W8A8LinearStep {
+struct W8A8LinearStep : StepCaseSets<W8A8LinearStep, W8A8LinearProblem> {
   using Problem = W8A8LinearProblem;
   static constexpr const char *kSubject = "w8a8_linear";
   static std::vector<TensorSpec> Specs(const Problem &p) { return GemmSpecs(p); }
@@ -81,9 +82,7 @@ struct W8A8LinearStep {
     p.k = 7;
     return p;
   }
-  // A step has accuracy cases alone: no conformance file.
-  static std::vector<Problem> ConformanceProblems() { return {}; }
-  static std::vector<Problem> AccuracyProblems() { return CaseFileProblems<W8A8LinearStep>(kAccuracySet); }
+  static void Run(const Problem &p);  // below, with the data it needs
 };
 
 // The layer's float weights W [K, N], before quantisation (x and the bias are the calls' own).
@@ -127,7 +126,7 @@ void CheckAgainstFloatLayer(const W8A8LinearProblem &p, const HostTensor &x, con
   CheckAgainstFloatModel("OP-I8GEMM-7", p.n, out.ToDoubles(), exact, bound, ToleranceFor("i8_gemm", p.dtype));
 }
 
-void RunW8A8Linear(const W8A8LinearProblem &p) {
+void W8A8LinearStep::Run(const W8A8LinearProblem &p) {
   Rng rng = CaseRng();
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   std::vector<PreparedCall> calls(2);
@@ -176,19 +175,8 @@ void RunW8A8Linear(const W8A8LinearProblem &p) {
   });
 }
 
-class W8A8LinearAccuracy : public cts::ParamCase<W8A8LinearProblem> {};
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(W8A8LinearAccuracy);
-INFINICTS_OP_TEST_P(W8A8LinearAccuracy, matches_oracle, W8A8LinearStep,
-                    (std::vector<std::string>{"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",
-                                              "OP-PERCHANNELQUANTINT8-3", "OP-I8GEMM-4", "OP-I8GEMM-7"})) {
-  INFINICTS_OP_GUARDED(RunW8A8Linear(GetParam()));
-}
-INSTANTIATE_TEST_SUITE_P(accuracy, W8A8LinearAccuracy,
-                         ::testing::ValuesIn(ProblemsOf<W8A8LinearStep>(AccuracyProblemsOf<W8A8LinearStep>())),
-                         INFINICTS_OP_NAMES);
-// Its problem lines run under --cases and `infinicts fuzz` like an operator's.
-[[maybe_unused]] const bool kW8A8LinearTakesProblemLines =
-    cts::RegisterProblemSubject(W8A8LinearStep::kSubject, FuzzingOf<W8A8LinearStep>());
+INFINICTS_OP_STEP_CASES(W8A8LinearStep, (std::vector<std::string>{"OP-ACC-1", "OP-MEM-1", "OP-MEM-2", "OP-STREAM-1",
+                                                                 "OP-PERCHANNELQUANTINT8-3", "OP-I8GEMM-4", "OP-I8GEMM-7"}));
 
 }  // namespace
 }  // namespace infinicts::op_cases
