@@ -1,8 +1,7 @@
 // DequantizeAWQ: out [K, N] = (q − z)·scales from AWQ's words (spec section OP-INT4): rows in
-// parallel, each row through core/simd_int4.h's vector kernel where there is one, else word
-// by word, eight values at a time.
+// parallel, each row through core/simd_int4.h's vector kernel where there is one, else element
+// by element through core/int4_words.h.
 #include <memory>
-#include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
@@ -22,27 +21,17 @@ template <class T>
 void RunTyped(const Int4Geometry &g, T *out, const int32_t *qweight, const T *scales, const int32_t *zeros) {
   const bool vector = simd::Enabled();
   ParallelFor(static_cast<size_t>(g.k), kInt4RowGrain, [&](size_t begin, size_t end) {
-    thread_local std::vector<int8_t> differences;
-    differences.resize(static_cast<size_t>(g.n));
     for (size_t k = begin; k < end; ++k) {
-      const int64_t group = static_cast<int64_t>(k) / g.group_size;
-      const int32_t *q_row = qweight + static_cast<int64_t>(k) * g.zero_words;
-      const int32_t *z_row = zeros + group * g.zero_words;
-      const T *s_row = scales + group * g.n;
-      T *out_row = out + static_cast<int64_t>(k) * g.n;
+      const auto row = static_cast<int64_t>(k);
+      T *out_row = out + row * g.n;
       if (vector) {
-        simd::AwqRow(q_row, z_row, reinterpret_cast<const uint16_t *>(s_row), reinterpret_cast<uint16_t *>(out_row),
+        const int64_t group = row / g.group_size;
+        simd::AwqRow(qweight + row * g.zero_words, zeros + group * g.zero_words,
+                     reinterpret_cast<const uint16_t *>(scales + group * g.n), reinterpret_cast<uint16_t *>(out_row),
                      static_cast<size_t>(g.zero_words), kIsBf16<T>);
         continue;
       }
-      for (int64_t word = 0; word < g.zero_words; ++word) {
-        for (int64_t j = 0; j < kValuesPerWord; ++j) {
-          const int nibble = AwqNibble(j);
-          differences[static_cast<size_t>(word * kValuesPerWord + j)] =
-              static_cast<int8_t>(NibbleAt(q_row[word], nibble) - NibbleAt(z_row[word], nibble));
-        }
-      }
-      ScaleRow(differences.data(), s_row, out_row, static_cast<size_t>(g.n));
+      for (int64_t n = 0; n < g.n; ++n) out_row[n] = ScaledElement(AwqElement(g, qweight, zeros, row, n), scales);
     }
   });
 }

@@ -1,11 +1,9 @@
 // DequantizeGPTQ: out [K, N] = (q − (z + 1))·scales from GPTQ's words (spec section OP-INT4),
 // each row's group from g_idx: rows in parallel; a row's values share one nibble of their words,
-// its zeros and scales one group row; each row through
-// core/simd_int4.h's vector kernel where there is one.
-#include <algorithm>
+// its zeros and scales one group row; each row through core/simd_int4.h's vector kernel where
+// there is one, else element by element through core/int4_words.h.
 #include <cmath>
 #include <memory>
-#include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
@@ -26,32 +24,26 @@ void RunTyped(const Int4Geometry &g, T *out, const int32_t *qweight, const T *sc
               const int32_t *g_idx) {
   const bool vector = simd::Enabled();
   ParallelFor(static_cast<size_t>(g.k), kInt4RowGrain, [&](size_t begin, size_t end) {
-    thread_local std::vector<int8_t> differences;
-    differences.resize(static_cast<size_t>(g.n));
     for (size_t k = begin; k < end; ++k) {
-      T *out_row = out + static_cast<int64_t>(k) * g.n;
+      const auto row = static_cast<int64_t>(k);
+      T *out_row = out + row * g.n;
       const int64_t group = g_idx[k];
       if (group < 0 || group >= g.groups) {
         // No group: the row has no defined value (OP-DEQUANTIZEGPTQ-4), and NaN says so.
         for (int64_t n = 0; n < g.n; ++n) out_row[n] = Num<T>::Store(NAN);
         continue;
       }
-      const int32_t *q_row = qweight + (static_cast<int64_t>(k) / kValuesPerWord) * g.n;
-      const int nibble = static_cast<int>(k % kValuesPerWord);
-      const int32_t *z_row = zeros + group * g.zero_words;
       if (vector) {
-        simd::GptqRow(q_row, nibble, z_row, reinterpret_cast<const uint16_t *>(scales + group * g.n),
+        simd::GptqRow(qweight + (row / kValuesPerWord) * g.n, static_cast<int>(row % kValuesPerWord),
+                      zeros + group * g.zero_words, reinterpret_cast<const uint16_t *>(scales + group * g.n),
                       reinterpret_cast<uint16_t *>(out_row), static_cast<size_t>(g.n), kIsBf16<T>);
         continue;
       }
-      for (int64_t word = 0; word < g.zero_words; ++word) {
-        const int64_t first = word * kValuesPerWord, count = std::min<int64_t>(kValuesPerWord, g.n - first);
-        for (int64_t j = 0; j < count; ++j) {
-          const int zero = NibbleAt(z_row[word], static_cast<int>(j)) + 1;
-          differences[static_cast<size_t>(first + j)] = static_cast<int8_t>(NibbleAt(q_row[first + j], nibble) - zero);
-        }
+      Int4Element element{};
+      for (int64_t n = 0; n < g.n; ++n) {
+        GptqElement(g, qweight, zeros, g_idx, row, n, &element);
+        out_row[n] = ScaledElement(element, scales);
       }
-      ScaleRow(differences.data(), scales + group * g.n, out_row, static_cast<size_t>(g.n));
     }
   });
 }

@@ -1,5 +1,5 @@
 // What DequantizeAWQ and DequantizeGPTQ share (spec section OP-INT4): their create checks
-// (dtypes, contiguous tensors), the plan both kernels run and their portable row.
+// (dtypes, contiguous tensors), the plan both kernels run and their portable element.
 #ifndef INFINICTS_REF_OP_OPS_INT4_DEQUANT_H
 #define INFINICTS_REF_OP_OPS_INT4_DEQUANT_H
 
@@ -52,11 +52,12 @@ inline infiniStatus_t CheckInt4Layouts(std::initializer_list<const TensorLayout 
   return INFINI_STATUS_SUCCESS;
 }
 
-// The portable row: out[i] = differences[i]·scales[i] rounded once into T (the difference
-// exact, the product exact in F32). Where simd::Enabled(), core/simd_int4.h's rows run instead.
+// The portable path's element: (q − z')·scale rounded once into T (the difference exact, the
+// product exact in F32), read through core/int4_words.h as the CUDA kernels read it. Where
+// simd::Enabled(), core/simd_int4.h's rows run instead.
 template <class T>
-void ScaleRow(const int8_t *differences, const T *scales, T *out, size_t count) {
-  for (size_t i = 0; i < count; ++i) out[i] = Num<T>::Store(static_cast<float>(differences[i]) * Num<T>::Load(scales[i]));
+T ScaledElement(const Int4Element &element, const T *scales) {
+  return Num<T>::Store(static_cast<float>(element.difference) * Num<T>::Load(scales[element.scale_index]));
 }
 
 template <class T>
