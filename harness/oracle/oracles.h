@@ -157,6 +157,15 @@ struct TopkrouterResult {
 TopkrouterResult Topkrouter(const HostTensor &x, const HostTensor &correction_bias, float routed_scaling_factor,
                             size_t topk);
 
+// The routers of OP-MOETOPK over gating_output [tokens, experts] and an optional
+// correction_bias [experts] (nullptr: none); see moe_topk.cc for the rule. row_margins as
+// Topkrouter's: the smallest gap between neighbouring biased scores down to rank topk, exact
+// ties (equal logits and biases) aside.
+TopkrouterResult MoeTopkSoftmax(const HostTensor &gating_output, const HostTensor *correction_bias, size_t topk,
+                                bool renormalize, float moe_softcapping);
+TopkrouterResult MoeTopkSigmoid(const HostTensor &gating_output, const HostTensor *correction_bias, size_t topk,
+                                bool renormalize);
+
 // Identity on values: a contiguous F64 copy of src (the oracle for any dst layout).
 HostTensor Rearrange(const HostTensor &src);
 

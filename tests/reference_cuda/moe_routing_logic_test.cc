@@ -1,7 +1,8 @@
 // The MoE routers' CUDA row functions (reference_impl/op/cuda/moe_routing.h), which a GPU
 // thread runs per token, run here on the CPU against the definitions (docs/spec/op.md,
 // OP-TOPKSOFTMAX and OP-TOPKROUTER) written with sorts in long double: the selection with
-// ties to the lower index, Topksoftmax with and without norm, Topkrouter's groups.
+// ties to the lower index, Topksoftmax with and without norm, Topkrouter's groups, and the
+// OP-MOETOPK routers' rows (softmax with soft cap, sigmoid; bias, renormalize, strided outputs).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -147,6 +148,61 @@ TEST(MoeRoutingLogic, TopkrouterEdges) {
   std::fill(x.begin(), x.end(), -30.0);
   x[17] = -28.0, x[40] = -29.0;
   ExpectRouted(x, no_bias, 3.0f, 4, "tiny sigmoids");
+}
+
+// The OP-MOETOPK row of a thread: scores, the biased ranking and the weights, against the
+// definition in long double; outputs written with strides 3 and 2.
+TEST(MoeRoutingLogic, MoeTopkRowsRankBiasedScoresAndWeighTheUnbiased) {
+  std::mt19937 random(11);
+  std::normal_distribution<double> logit(0, 2);
+  std::uniform_int_distribution<int> eighths(-8, 8);
+  for (int trial = 0; trial < 120; ++trial) {
+    const bool softmax = trial % 2 == 0, renormalize = trial % 3 != 0, with_bias = trial % 4 != 1;
+    const float softcap = softmax && trial % 5 == 0 ? 2.0f : 0.0f;
+    const int64_t n = 2 + trial * 11 % 90, k = 1 + trial % std::min<int64_t>(n, infinicts::ref::op::kMoeTopkMaxTopk);
+    std::vector<double> x(static_cast<size_t>(n)), bias(static_cast<size_t>(n), 0.0);
+    for (double &v : x) v = static_cast<float>(logit(random));
+    if (n > 4) x[3] = x[1];  // a tie, when the biases agree
+    if (with_bias) {
+      for (double &b : bias) b = eighths(random) / (8.0 * static_cast<double>(n));
+      if (n > 4) bias[3] = bias[1];
+    }
+    infinicts::ref::op::MoeTopkPlan plan{};
+    plan.params = {softmax ? infinicts::ref::op::MoeScore::kSoftmax : infinicts::ref::op::MoeScore::kSigmoid,
+                   renormalize, softcap};
+    plan.tokens = 1;
+    plan.experts = n;
+    plan.topk = k;
+    plan.weight_strides[1] = 3;
+    plan.index_strides[1] = 2;
+    std::vector<float> weights(static_cast<size_t>(3 * k));
+    std::vector<int32_t> indices(static_cast<size_t>(2 * k));
+    infinicts::ref::op::MoeTopkRow(plan, 0, [&](int64_t i) { return x[static_cast<size_t>(i)]; },
+                                   [&](int64_t i) { return bias[static_cast<size_t>(i)]; }, weights.data(),
+                                   indices.data());
+
+    std::vector<Real> score(static_cast<size_t>(n)), choice(static_cast<size_t>(n));
+    Real max = -INFINITY, sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const Real y = softcap != 0.0f ? softcap * std::tanh(static_cast<Real>(x[i]) / softcap) : static_cast<Real>(x[i]);
+      score[i] = softmax ? y : 1 / (1 + std::exp(-static_cast<Real>(x[i])));
+      max = std::max(max, score[i]);
+    }
+    if (softmax) {
+      for (Real &y : score) sum += std::exp(y - max);
+      for (Real &y : score) y = std::exp(y - max) / sum;
+    }
+    for (int64_t i = 0; i < n; ++i) choice[i] = score[i] + bias[i];
+    const std::vector<int32_t> want = TopIndices(choice, static_cast<size_t>(k));
+    Real selected = 0;
+    for (int32_t e : want) selected += score[e];
+    for (int64_t j = 0; j < k; ++j) {
+      ASSERT_EQ(indices[static_cast<size_t>(2 * j)], want[j]) << "trial " << trial << " rank " << j;
+      const Real expected = renormalize ? score[want[j]] / selected : score[want[j]];
+      EXPECT_NEAR(weights[static_cast<size_t>(3 * j)], static_cast<double>(expected), 1e-6 * static_cast<double>(expected) + 1e-12)
+          << "trial " << trial << " rank " << j;
+    }
+  }
 }
 
 }  // namespace

@@ -33,6 +33,18 @@ __global__ void TopkrouterKernel(const __grid_constant__ RouterGeometry g, float
   }
 }
 
+template <class T>
+__global__ void MoeTopkKernel(const __grid_constant__ MoeTopkPlan plan, float *weights, int32_t *indices,
+                              const T *gating, const float *bias) {
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; r < plan.tokens; r += step) {
+    const T *row = gating + r * plan.gating_strides[0];
+    const auto logit = [&](int64_t i) { return LoadF64(row[i * plan.gating_strides[1]]); };
+    const auto bias_of = [&](int64_t i) { return bias != nullptr ? static_cast<double>(bias[i * plan.bias_stride]) : 0.0; };
+    MoeTopkRow(plan, r, logit, bias_of, weights, indices);
+  }
+}
+
 // Rows per block: small, since every thread keeps its row's arrays in local memory.
 constexpr unsigned kRowThreads = 64;
 
@@ -67,6 +79,20 @@ infiniStatus_t Topkrouter(const InfiniopDescriptor &desc, const RouterGeometry &
     using T = typename decltype(tag)::type;
     TopkrouterKernel<T><<<RowBlocks(geometry.tokens), kRowThreads, 0, scope.stream()>>>(
         geometry, values, indices, static_cast<const T *>(x), correction_bias, routed_scaling_factor, topk);
+  });
+  if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
+  return scope.Finish();
+}
+
+infiniStatus_t MoeTopk(const InfiniopDescriptor &desc, const MoeTopkPlan &plan, float *weights, int32_t *indices,
+                       const void *gating_output, const float *correction_bias, void *stream) {
+  LaunchScope scope(desc, stream);
+  INFINIOP_RETURN_IF_ERROR(scope.status());
+  if (plan.tokens == 0) return INFINI_STATUS_SUCCESS;
+  const bool known = DispatchDeviceFloat(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    MoeTopkKernel<T><<<RowBlocks(plan.tokens), kRowThreads, 0, scope.stream()>>>(
+        plan, weights, indices, static_cast<const T *>(gating_output), correction_bias);
   });
   if (!known) return INFINI_STATUS_BAD_TENSOR_DTYPE;
   return scope.Finish();

@@ -1,5 +1,5 @@
-// The CUDA paths of the MoE routers, Topksoftmax and Topkrouter (ops/topksoftmax.cc and
-// ops/topkrouter.cc call them for NVIDIA descriptors): one thread per token row, running the
+// The CUDA paths of the MoE routers, Topksoftmax, Topkrouter and the OP-MOETOPK pair (their
+// ops/*.cc call them for NVIDIA descriptors): one thread per token row, running the
 // row's whole routing below. Each row function is plain host and device code taking the
 // row's values through a loader, so the host tests run exactly what a GPU thread runs. The
 // selection, the group score and Topkrouter's routing after its sigmoids are the CPU path's
@@ -15,6 +15,7 @@
 #include "core/descriptor.h"
 #include "core/host_device.h"
 #include "cuda/kernel_limits.h"
+#include "ops/moe_topk_route.h"
 #include "ops/topk_select.h"
 #include "ops/topkrouter_route.h"
 
@@ -72,6 +73,12 @@ infiniStatus_t Topksoftmax(const InfiniopDescriptor &desc, const RouterGeometry 
 infiniStatus_t Topkrouter(const InfiniopDescriptor &desc, const RouterGeometry &geometry, infiniDtype_t dtype,
                           float *values, int32_t *indices, const void *x, const float *correction_bias,
                           float routed_scaling_factor, int64_t topk, void *stream);
+
+static_assert(FitsKernelParameters<MoeTopkPlan>(), "the OP-MOETOPK routers' plan must fit in 4 KB");
+// MoeTopkSoftmax and MoeTopkSigmoid, a thread per row through MoeTopkRow (checked by the
+// caller: the plan's shapes; bias NULL without has_bias).
+infiniStatus_t MoeTopk(const InfiniopDescriptor &desc, const MoeTopkPlan &plan, float *weights, int32_t *indices,
+                       const void *gating_output, const float *correction_bias, void *stream);
 
 }  // namespace infinicts::ref::op::cuda
 

@@ -1,4 +1,5 @@
-// Inputs for the MoE routers' cases (Topksoftmax, Topkrouter; their accuracy and perf files).
+// Inputs for the MoE routers' cases (Topksoftmax, Topkrouter, MoeTopkSoftmax, MoeTopkSigmoid;
+// their accuracy and perf files).
 // The routers' indices are compared exactly, so no two experts whose order decides a result
 // may lie so close that F32 arithmetic could swap them: either they tie exactly (equal
 // stored inputs, which every arithmetic ranks the same way and the tie rule decides) or
@@ -110,34 +111,37 @@ inline double LargeLogitOffset(infiniDtype_t dtype) {
   return dtype == INFINI_DTYPE_F16 || dtype == INFINI_DTYPE_BF16 ? 96.0 : 1000.0;
 }
 
-// Fills x [tokens, experts] row by row. kDistinct rows take `experts` of 1.5·experts grid
+// Fills row r of x [tokens, experts]. kDistinct rows take `experts` of 1.5·experts grid
 // levels around 0 (LogitStep), at random and in random order, so rows differ in their
 // maximum and spread; kTies rows draw each logit from max(3, experts / 4) levels 0.5 apart.
-inline void FillExpertLogits(HostTensor &x, Rng &rng, LogitRows kind) {
-  if (x.ndim() != 2) throw std::invalid_argument("FillExpertLogits: x must be 2-D");
-  const size_t tokens = x.shape()[0], experts = x.shape()[1];
+inline void FillExpertLogitRow(HostTensor &x, size_t r, Rng &rng, LogitRows kind) {
+  if (x.ndim() != 2) throw std::invalid_argument("FillExpertLogitRow: x must be 2-D");
+  const size_t experts = x.shape()[1];
+  if (kind == LogitRows::kTies) {
+    const size_t tie_levels = std::max<size_t>(3, experts / 4);
+    std::uniform_int_distribution<size_t> tie_level(0, tie_levels - 1);
+    for (size_t i = 0; i < experts; ++i) {
+      x.Set({r, i}, 0.5 * (static_cast<double>(tie_level(rng)) - static_cast<double>(tie_levels / 2)));
+    }
+    return;
+  }
   const double step = LogitStep(experts);
   const size_t levels = experts + experts / 2;
-  const size_t tie_levels = std::max<size_t>(3, experts / 4);
   const double offset = kind == LogitRows::kLargePositive   ? LargeLogitOffset(x.dtype())
                         : kind == LogitRows::kLargeNegative ? -LargeLogitOffset(x.dtype())
                                                             : 0.0;
   std::vector<size_t> picks(levels);
-  std::uniform_int_distribution<size_t> tie_level(0, tie_levels - 1);
-  for (size_t r = 0; r < tokens; ++r) {
-    if (kind == LogitRows::kTies) {
-      for (size_t i = 0; i < experts; ++i) {
-        x.Set({r, i}, 0.5 * (static_cast<double>(tie_level(rng)) - static_cast<double>(tie_levels / 2)));
-      }
-      continue;
-    }
-    std::iota(picks.begin(), picks.end(), size_t{0});
-    std::shuffle(picks.begin(), picks.end(), rng);
-    for (size_t i = 0; i < experts; ++i) {
-      const double level = static_cast<double>(picks[i]) - static_cast<double>(levels / 2);
-      x.Set({r, i}, offset + step * level);
-    }
+  std::iota(picks.begin(), picks.end(), size_t{0});
+  std::shuffle(picks.begin(), picks.end(), rng);
+  for (size_t i = 0; i < experts; ++i) {
+    const double level = static_cast<double>(picks[i]) - static_cast<double>(levels / 2);
+    x.Set({r, i}, offset + step * level);
   }
+}
+
+inline void FillExpertLogits(HostTensor &x, Rng &rng, LogitRows kind) {
+  if (x.ndim() != 2) throw std::invalid_argument("FillExpertLogits: x must be 2-D");
+  for (size_t r = 0; r < x.shape()[0]; ++r) FillExpertLogitRow(x, r, rng, kind);
 }
 
 // ---- Topkrouter: scores and biases, redrawn until the ranking is unambiguous -----------
@@ -200,30 +204,42 @@ inline void FillRouterLogitRow(HostTensor &x, size_t row, Rng &rng, RouterRows k
   }
 }
 
+// Draws the bias (draw_bias()), then every row of x (draw_row(r)), and draws again every row
+// whose oracle margin (row_margins(), one per row) is below kRouterMinMargin, the bias and
+// every row with it where `bias_decides` (rows whose scores cannot move their ranking, which
+// is the bias's). Throws, naming `op`, when rows stay undecided after kRouterMaxDraws draws.
+template <class DrawBias, class DrawRow, class RowMargins>
+void DrawUntilDecided(const char *op, size_t tokens, bool bias_decides, DrawBias draw_bias, DrawRow draw_row,
+                      RowMargins row_margins) {
+  std::vector<size_t> to_draw;
+  for (int draw = 0; draw < kRouterMaxDraws; ++draw) {
+    if (draw == 0 || bias_decides) {
+      draw_bias();
+      to_draw.resize(tokens);
+      std::iota(to_draw.begin(), to_draw.end(), size_t{0});
+    }
+    for (size_t row : to_draw) draw_row(row);
+    const std::vector<double> margins = row_margins();
+    to_draw.clear();
+    for (size_t row = 0; row < margins.size(); ++row) {
+      if (margins[row] < kRouterMinMargin) to_draw.push_back(row);
+    }
+    if (to_draw.empty()) return;
+  }
+  throw std::logic_error(std::string(op) + " data: rows still ranked within " + std::to_string(kRouterMinMargin) +
+                         " after " + std::to_string(kRouterMaxDraws) + " draws");
+}
+
 // Fills correction_bias, then x row by row, drawing again every row whose oracle margin
 // (oracle::TopkrouterResult::row_margins) is below kRouterMinMargin. Faint rows' sigmoids
 // (below 1e-8) cannot move their ranking, which is the bias's: there a failed draw draws the
 // bias and every row again.
 inline void FillRouterInputs(HostTensor &x, HostTensor &bias, Rng &rng, RouterRows kind,
                              float routed_scaling_factor, size_t topk) {
-  const size_t tokens = x.shape()[0];
-  std::vector<size_t> to_draw;
-  for (int draw = 0; draw < kRouterMaxDraws; ++draw) {
-    if (draw == 0 || kind == RouterRows::kFaint) {
-      FillRouterBias(bias, rng, kind);
-      to_draw.resize(tokens);
-      std::iota(to_draw.begin(), to_draw.end(), size_t{0});
-    }
-    for (size_t row : to_draw) FillRouterLogitRow(x, row, rng, kind);
-    const oracle::TopkrouterResult expected = oracle::Topkrouter(x, bias, routed_scaling_factor, topk);
-    to_draw.clear();
-    for (size_t row = 0; row < expected.row_margins.size(); ++row) {
-      if (expected.row_margins[row] < kRouterMinMargin) to_draw.push_back(row);
-    }
-    if (to_draw.empty()) return;
-  }
-  throw std::logic_error("Topkrouter data: rows still ranked within " + std::to_string(kRouterMinMargin) +
-                         " after " + std::to_string(kRouterMaxDraws) + " draws");
+  DrawUntilDecided(
+      "Topkrouter", x.shape()[0], kind == RouterRows::kFaint, [&] { FillRouterBias(bias, rng, kind); },
+      [&](size_t row) { FillRouterLogitRow(x, row, rng, kind); },
+      [&] { return oracle::Topkrouter(x, bias, routed_scaling_factor, topk).row_margins; });
 }
 
 }  // namespace infinicts::op_cases

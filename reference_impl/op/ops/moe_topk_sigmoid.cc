@@ -1,0 +1,43 @@
+// MoeTopkSigmoid: SGLang's sigmoid MoE router with an optional correction bias (spec section
+// OP-MOETOPK; the shared parts in ops/moe_topk.h).
+#include "infiniop.h"
+#include "ops/moe_topk.h"
+
+namespace infinicts::ref::op {
+namespace {
+
+using MoeTopkSigmoidDescriptor = MoeTopkDescriptor<OpKind::kMoeTopkSigmoid>;
+
+#ifdef INFINIOP_WITH_CUDA
+INFINIOP_CUDA_PATH(MoeTopkSigmoid)
+#endif
+
+}  // namespace
+}  // namespace infinicts::ref::op
+
+using namespace infinicts::ref::op;
+
+__INFINI_C infiniStatus_t infiniopCreateMoeTopkSigmoidDescriptor(
+    infiniopHandle_t handle, infiniopMoeTopkSigmoidDescriptor_t *desc_ptr, infiniopTensorDescriptor_t topk_weights_desc,
+    infiniopTensorDescriptor_t topk_indices_desc, infiniopTensorDescriptor_t gating_output_desc,
+    infiniopTensorDescriptor_t correction_bias_desc, bool renormalize) {
+  return CreateMoeTopkDescriptor<MoeTopkSigmoidDescriptor>(handle, desc_ptr, topk_weights_desc, topk_indices_desc,
+                                                          gating_output_desc, correction_bias_desc,
+                                                          MoeTopkParams{MoeScore::kSigmoid, renormalize, 0.0f});
+}
+
+__INFINI_C infiniStatus_t infiniopGetMoeTopkSigmoidWorkspaceSize(infiniopMoeTopkSigmoidDescriptor_t desc, size_t *size) {
+  return GetWorkspaceSize<MoeTopkSigmoidDescriptor>(desc, size);
+}
+
+__INFINI_C infiniStatus_t infiniopMoeTopkSigmoid(infiniopMoeTopkSigmoidDescriptor_t desc, void *workspace,
+                                               size_t workspace_size, void *topk_weights, void *topk_indices,
+                                               const void *gating_output, const void *correction_bias, void *stream) {
+  MoeTopkSigmoidDescriptor *self = nullptr;
+  INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
+  return self->Compute(workspace, workspace_size, topk_weights, topk_indices, gating_output, correction_bias, stream);
+}
+
+__INFINI_C infiniStatus_t infiniopDestroyMoeTopkSigmoidDescriptor(infiniopMoeTopkSigmoidDescriptor_t desc) {
+  return DestroyDescriptor<MoeTopkSigmoidDescriptor>(desc);
+}
