@@ -1,5 +1,6 @@
 #include "tensor/int4_packing.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,13 @@ void RequireTwoDims(const HostTensor &t, size_t axis, const char *what) {
   }
 }
 
+// Whether t is a contiguous row-major 2-D tensor of `dtype` from its storage's start, whose
+// elements may be read and written in place.
+bool IsPlainMatrix(const HostTensor &t, infiniDtype_t dtype) {
+  return t.dtype() == dtype && t.ndim() == 2 && t.offset() == 0 &&
+         t.strides() == Strides{static_cast<ptrdiff_t>(t.shape()[1]), 1};
+}
+
 }  // namespace
 
 HostTensor PackInt4(const HostTensor &values, size_t axis, NibbleOrder order) {
@@ -20,9 +28,12 @@ HostTensor PackInt4(const HostTensor &values, size_t axis, NibbleOrder order) {
   Shape words_shape = {rows, cols};
   words_shape[axis] = (words_shape[axis] + kInt4PerWord - 1) / kInt4PerWord;
   std::vector<uint32_t> words(words_shape[0] * words_shape[1], 0);
+  // A plain U8 matrix (the suites' values) is read in place: the weights of a layer hold tens
+  // of millions of values.
+  const uint8_t *plain = IsPlainMatrix(values, INFINI_DTYPE_U8) ? values.storage() : nullptr;
   for (size_t r = 0; r < rows; ++r) {
     for (size_t c = 0; c < cols; ++c) {
-      const int64_t v = static_cast<int64_t>(values.Get({r, c}));
+      const int64_t v = plain != nullptr ? plain[r * cols + c] : static_cast<int64_t>(values.Get({r, c}));
       if (v < 0 || v > 15) throw std::invalid_argument("PackInt4: a value outside 0 … 15");
       const size_t along = axis == 0 ? r : c;
       const size_t word_r = axis == 0 ? r / kInt4PerWord : r, word_c = axis == 1 ? c / kInt4PerWord : c;
@@ -30,8 +41,8 @@ HostTensor PackInt4(const HostTensor &values, size_t axis, NibbleOrder order) {
                                                  << (4 * NibbleOfValue(order, along % kInt4PerWord));
     }
   }
-  HostTensor packed(INFINI_DTYPE_I32, words_shape);
-  for (size_t i = 0; i < words.size(); ++i) packed.SetAt(i, static_cast<double>(static_cast<int32_t>(words[i])));
+  HostTensor packed(INFINI_DTYPE_I32, words_shape);  // contiguous: the words' bits copied as they are
+  std::memcpy(packed.storage(), words.data(), words.size() * sizeof(uint32_t));
   return packed;
 }
 

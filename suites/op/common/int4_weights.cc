@@ -1,6 +1,7 @@
 #include "common/int4_weights.h"
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <utility>
@@ -11,8 +12,9 @@
 namespace infinicts::op_cases {
 
 HostTensor RandomNibbles(const Shape &shape, Rng &rng) {
-  HostTensor values(INFINI_DTYPE_U8, shape);
-  for (size_t i = 0; i < values.numel(); ++i) values.SetAt(i, static_cast<double>(rng() % 16));
+  HostTensor values(INFINI_DTYPE_U8, shape);  // contiguous U8: written in place
+  uint8_t *bytes = values.storage();
+  for (size_t i = 0; i < values.numel(); ++i) bytes[i] = static_cast<uint8_t>(rng() % 16);
   return values;
 }
 
@@ -24,12 +26,22 @@ void StorePacked(const HostTensor &values, size_t axis, NibbleOrder order, HostT
     unused_mask |= 0xFu << (4 * NibbleOfValue(order, j));
   }
   const size_t rows = packed.shape()[0], cols = packed.shape()[1];
+  // packed is contiguous I32 (PackInt4's); words too where the suites made them, then written
+  // in place.
+  const auto *from = static_cast<const int32_t *>(packed.data());
+  const bool in_place = words.dtype() == INFINI_DTYPE_I32 && words.offset() == 0 && words.shape() == packed.shape() &&
+                        words.strides() == packed.strides();
+  auto *to = in_place ? static_cast<int32_t *>(words.data()) : nullptr;
   for (size_t r = 0; r < rows; ++r) {
     for (size_t c = 0; c < cols; ++c) {
-      auto word = static_cast<uint32_t>(packed.GetInt({r, c}));
+      auto word = static_cast<uint32_t>(from[r * cols + c]);
       const bool last = (axis == 0 ? r : c) + 1 == (axis == 0 ? rows : cols);
       if (last) word |= static_cast<uint32_t>(rng()) & unused_mask;
-      words.SetAt(r * cols + c, static_cast<double>(static_cast<int32_t>(word)));
+      if (to != nullptr) {
+        to[r * cols + c] = static_cast<int32_t>(word);
+      } else {
+        words.SetAt(r * cols + c, static_cast<double>(static_cast<int32_t>(word)));
+      }
     }
   }
 }
