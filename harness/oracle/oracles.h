@@ -172,6 +172,10 @@ HostTensor Rearrange(const HostTensor &src);
 // output[..., :] = weight[indices[...], :]; indices integral in [0, vocab).
 HostTensor Embedding(const HostTensor &indices, const HostTensor &weight);
 
+// Take: output[i…] = input's element number indices[i…] in row-major order (its logical
+// order, whatever its strides); indices integral in [0, numel(input)); F64 of indices' shape.
+HostTensor Take(const HostTensor &input, const HostTensor &indices);
+
 // One cache of KVCaching (k_cache with k, or v_cache with v): cache [batch, kv_heads,
 // max_seq_len, head_dim] as it was before the call, entries [batch, kv_heads, new_len,
 // head_dim]; returns the cache with cache[b, h, past_kv_lengths[b] + s, :] = entries[b, h, s, :]

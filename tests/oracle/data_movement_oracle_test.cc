@@ -33,6 +33,23 @@ TEST(EmbeddingOracle, RejectsIndicesOutsideTheVocabulary) {
   EXPECT_THROW(oracle::Embedding(HostTensor::FromValues(INFINI_DTYPE_I32, {1}, {-1}), weight), std::invalid_argument);
 }
 
+TEST(TakeOracle, NumbersTheInputInRowMajorOrderWhateverItsStrides) {
+  // input [2, 3] = 0 1 2 / 10 11 12; element 4 in row-major order is 11.
+  const HostTensor input = F32({2, 3}, {0, 1, 2, 10, 11, 12});
+  const HostTensor indices = HostTensor::FromValues(INFINI_DTYPE_I32, {2, 2}, {4, 0, 5, 4});
+  ExpectValues(oracle::Take(input, indices), {2, 2}, {11, 0, 12, 11});
+  // Stored column-major, the same values in the same logical order: the same answer.
+  ExpectValues(oracle::Take(input.WithLayout(TransposedLayout({2, 3})), indices), {2, 2}, {11, 0, 12, 11});
+  const HostTensor scalar = HostTensor::FromValues(INFINI_DTYPE_I64, {}, {2});
+  ExpectValues(oracle::Take(input, scalar), {}, {2});
+}
+
+TEST(TakeOracle, RejectsIndicesOutsideTheInput) {
+  const HostTensor input = F32({2, 3}, {0, 1, 2, 10, 11, 12});
+  EXPECT_THROW(oracle::Take(input, HostTensor::FromValues(INFINI_DTYPE_I64, {1}, {6})), std::invalid_argument);
+  EXPECT_THROW(oracle::Take(input, HostTensor::FromValues(INFINI_DTYPE_I64, {1}, {-1})), std::invalid_argument);
+}
+
 TEST(SelectLastTokenHiddenOracle, TakesEachRequestsLastTokenAcrossBatchRows) {
   // hidden_states [2, 2, 1]: tokens 0..3 hold 10, 11, 12, 13; requests of 1, 2 and 1 tokens.
   const HostTensor hidden = F32({2, 2, 1}, {10, 11, 12, 13});
