@@ -30,6 +30,9 @@ bool SameShape(const TensorLayout &a, const TensorLayout &b);
 // a sufficient test: sorted by |stride|, each dim of size > 1 must step past the whole
 // extent of the dims below it; a few exotic non-overlapping layouts are refused too.
 bool OverlapsItself(const TensorLayout &layout);
+// Row-major without padding: each dim of size > 1 strides over exactly the dims after it (a
+// dim of size 1 may carry any stride).
+bool IsRowMajor(const TensorLayout &layout);
 // The layout without dim `axis`.
 TensorLayout WithoutDim(const TensorLayout &layout, size_t axis);
 

@@ -16,6 +16,15 @@ size_t Numel(const TensorLayout &layout) {
 
 bool SameShape(const TensorLayout &a, const TensorLayout &b) { return a.shape == b.shape; }
 
+bool IsRowMajor(const TensorLayout &layout) {
+  ptrdiff_t expected = 1;
+  for (size_t d = layout.ndim(); d-- > 0;) {
+    if (layout.shape[d] > 1 && layout.strides[d] != expected) return false;
+    expected *= static_cast<ptrdiff_t>(layout.shape[d]);
+  }
+  return true;
+}
+
 bool OverlapsItself(const TensorLayout &layout) {
   std::vector<std::pair<size_t, size_t>> dims;  // (|stride|, size) of each dim of size > 1
   for (size_t d = 0; d < layout.ndim(); ++d) {

@@ -34,17 +34,7 @@ inline infiniStatus_t CheckInt4Dtypes(const TensorLayout &out, const TensorLayou
   return INFINI_STATUS_SUCCESS;
 }
 
-// Row-major without padding: the kernels index every operand contiguously (OP-INT4 lets other
-// layouts be refused).
-inline bool IsRowMajor(const TensorLayout &t) {
-  ptrdiff_t expected = 1;
-  for (size_t d = t.ndim(); d-- > 0;) {
-    if (t.shape[d] > 1 && t.strides[d] != expected) return false;
-    expected *= static_cast<ptrdiff_t>(t.shape[d]);
-  }
-  return true;
-}
-
+// The kernels index every operand contiguously (OP-INT4 lets other layouts be refused).
 inline infiniStatus_t CheckInt4Layouts(std::initializer_list<const TensorLayout *> tensors) {
   for (const TensorLayout *t : tensors) {
     if (!IsRowMajor(*t)) return INFINI_STATUS_BAD_TENSOR_STRIDES;

@@ -50,12 +50,7 @@ infiniStatus_t MakePlan(const TensorLayout &output, const TensorLayout &input, c
   plan->count = Numel(input);
   plan->input_shape = input.shape;
   plan->input_strides = input.strides;
-  ptrdiff_t expected = 1;
-  plan->input_row_major = true;
-  for (size_t d = input.ndim(); d-- > 0;) {
-    if (input.shape[d] > 1 && input.strides[d] != expected) plan->input_row_major = false;
-    expected *= static_cast<ptrdiff_t>(input.shape[d]);
-  }
+  plan->input_row_major = IsRowMajor(input);
   return INFINI_STATUS_SUCCESS;
 }
 
