@@ -166,19 +166,8 @@ struct TopkrouterWorkload {
   using Op = TopkrouterOp;
   static std::vector<std::string> MathClauses() { return {"OP-TOPKROUTER-3", "OP-TOPKROUTER-4"}; }
   static std::vector<PerfProblem> Problems() {
-    std::vector<PerfProblem> problems;
-    for (size_t tokens : PerfTokens(PerfWeight::kCheap)) {
-      for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
-        PerfProblem p;
-        p.dtype = dtype;
-        p.model = "deepseek_v3";
-        p.part = "router";
-        p.tokens = tokens;
-        p.dims = {{"tokens", tokens}, {"experts", kRoutedExperts}, {"topk", kDeepSeekV3Topk}};
-        problems.push_back(p);
-      }
-    }
-    return problems;
+    return NamedModelProblems("router", PerfWeight::kCheap, HalfAndSingleDtypes(),
+                              {{"deepseek_v3", {{"experts", kRoutedExperts}, {"topk", kDeepSeekV3Topk}}}});
   }
   static TopkrouterProblem At(const PerfProblem &p) {
     return TopkrouterOp::Make(p.dtype, p.Dim("tokens"), p.Dim("topk"), RouterRows::kRandom, kDeepSeekV3Scaling);

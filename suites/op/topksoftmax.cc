@@ -155,24 +155,12 @@ struct TopksoftmaxWorkload {
   using Op = TopksoftmaxOp;
   static std::vector<std::string> MathClauses() { return {"OP-TOPKSOFTMAX-3", "OP-TOPKSOFTMAX-4"}; }
   static std::vector<PerfProblem> Problems() {
-    std::vector<PerfProblem> problems;
+    std::vector<NamedModelDims> models;
     for (const MoeRouting &router : kSoftmaxRouters) {
-      for (size_t tokens : PerfTokens(PerfWeight::kCheap)) {
-        for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
-          PerfProblem p;
-          p.dtype = dtype;
-          p.model = router.model;
-          p.part = "router";
-          p.tokens = tokens;
-          p.dims = {{"tokens", tokens},
-                    {"experts", router.experts},
-                    {"topk", router.topk},
-                    {"norm", static_cast<size_t>(router.norm)}};
-          problems.push_back(p);
-        }
-      }
+      models.push_back({router.model,
+                        {{"experts", router.experts}, {"topk", router.topk}, {"norm", static_cast<size_t>(router.norm)}}});
     }
-    return problems;
+    return NamedModelProblems("router", PerfWeight::kCheap, HalfAndSingleDtypes(), models);
   }
   static TopksoftmaxProblem At(const PerfProblem &p) {
     return TopksoftmaxOp::Make(p.dtype, p.Dim("tokens"), p.Dim("experts"), p.Dim("topk"),

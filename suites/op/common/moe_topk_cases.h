@@ -147,25 +147,15 @@ struct MoeTopkWorkload {
     return {c + "-3", c + "-4"};
   }
   static std::vector<PerfProblem> Problems() {
-    std::vector<PerfProblem> problems;
+    std::vector<NamedModelDims> models;
     for (const MoeRouterModel &router : Op::Models()) {
-      for (size_t tokens : PerfTokens(PerfWeight::kCheap)) {
-        for (infiniDtype_t dtype : PerfDtypes(HalfAndSingleDtypes())) {
-          PerfProblem p;
-          p.dtype = dtype;
-          p.model = router.model;
-          p.part = "router";
-          p.tokens = tokens;
-          p.dims = {{"tokens", tokens},
-                    {"experts", router.experts},
-                    {"topk", router.topk},
-                    {"renormalize", router.renormalize ? size_t{1} : size_t{0}},
-                    {"bias", router.bias ? size_t{1} : size_t{0}}};
-          problems.push_back(p);
-        }
-      }
+      models.push_back({router.model,
+                        {{"experts", router.experts},
+                         {"topk", router.topk},
+                         {"renormalize", router.renormalize ? size_t{1} : size_t{0}},
+                         {"bias", router.bias ? size_t{1} : size_t{0}}}});
     }
-    return problems;
+    return NamedModelProblems("router", PerfWeight::kCheap, HalfAndSingleDtypes(), models);
   }
   static typename Op::Problem At(const PerfProblem &p) {
     return Op::Make(p.dtype, p.Dim("tokens"), p.Dim("experts"), p.Dim("topk"), p.Dim("renormalize") != 0,

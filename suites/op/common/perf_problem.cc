@@ -76,6 +76,27 @@ std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infini
   return problems;
 }
 
+std::vector<PerfProblem> NamedModelProblems(const std::string &part, PerfWeight weight,
+                                            const std::vector<infiniDtype_t> &admitted,
+                                            const std::vector<NamedModelDims> &models) {
+  std::vector<PerfProblem> problems;
+  for (const NamedModelDims &model : models) {
+    for (size_t tokens : PerfTokens(weight)) {
+      for (infiniDtype_t dtype : PerfDtypes(admitted)) {
+        PerfProblem problem;
+        problem.dtype = dtype;
+        problem.model = model.model;
+        problem.part = part;
+        problem.tokens = tokens;
+        problem.dims = {{"tokens", tokens}};
+        problem.dims.insert(problem.dims.end(), model.dims.begin(), model.dims.end());
+        problems.push_back(problem);
+      }
+    }
+  }
+  return problems;
+}
+
 std::vector<PerfProblem> TokenRowProblems(const std::string &part, RowWidth width, PerfWeight weight,
                                           const std::vector<infiniDtype_t> &admitted,
                                           const std::vector<LlmModel> &models) {

@@ -57,6 +57,18 @@ std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infini
                                      const std::function<PartDims(const LlmModel &, size_t tokens)> &parts,
                                      const std::vector<LlmModel> &models = PerfModels());
 
+// One model's sizes for a workload that is not an LlmModel's (a MoE router, a combine): its
+// name in case ids and its dims after "tokens".
+struct NamedModelDims {
+  std::string model;
+  std::vector<std::pair<std::string, size_t>> dims;
+};
+// One problem per model × tokens × dtype of the profile, of one part: dims {"tokens", then the
+// model's own}.
+std::vector<PerfProblem> NamedModelProblems(const std::string &part, PerfWeight weight,
+                                            const std::vector<infiniDtype_t> &admitted,
+                                            const std::vector<NamedModelDims> &models);
+
 // Problems over [tokens, width] rows, width the model's hidden size, FFN width or vocabulary:
 // dims {"tokens", "width"}.
 enum class RowWidth { kHidden, kIntermediate, kVocab };
