@@ -176,6 +176,16 @@ HostTensor Embedding(const HostTensor &indices, const HostTensor &weight);
 // order, whatever its strides); indices integral in [0, numel(input)); F64 of indices' shape.
 HostTensor Take(const HostTensor &input, const HostTensor &indices);
 
+// BroadcastTo: x broadcast to y_shape by numpy's rules (x's dims aligned to y's last ones,
+// each y's or 1); F64 of y_shape.
+HostTensor BroadcastTo(const HostTensor &x, const Shape &y_shape);
+
+// MulScalar: output = alpha · input; F64 of input's shape.
+HostTensor MulScalar(const HostTensor &input, double alpha);
+
+// MoeSum: input [tokens, k, hidden] summed over k into [tokens, hidden], F64.
+HostTensor MoeSum(const HostTensor &input);
+
 // One cache of KVCaching (k_cache with k, or v_cache with v): cache [batch, kv_heads,
 // max_seq_len, head_dim] as it was before the call, entries [batch, kv_heads, new_len,
 // head_dim]; returns the cache with cache[b, h, past_kv_lengths[b] + s, :] = entries[b, h, s, :]

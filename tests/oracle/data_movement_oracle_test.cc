@@ -50,6 +50,32 @@ TEST(TakeOracle, RejectsIndicesOutsideTheInput) {
   EXPECT_THROW(oracle::Take(input, HostTensor::FromValues(INFINI_DTYPE_I64, {1}, {-1})), std::invalid_argument);
 }
 
+TEST(BroadcastToOracle, RepeatsDimsOfOneAndPrependsMissingOnes) {
+  // x [2, 1] = 3 / 7 to y [2, 2, 3]: each row of x repeated along the last dim and the new first one.
+  const HostTensor x = F32({2, 1}, {3, 7});
+  ExpectValues(oracle::BroadcastTo(x, {2, 2, 3}), {2, 2, 3}, {3, 3, 3, 7, 7, 7, 3, 3, 3, 7, 7, 7});
+  // x [3] (a transposed storage changes nothing) to y [2, 3].
+  const HostTensor row = F32({1, 3}, {1, 2, 4}).WithLayout(TransposedLayout({1, 3}));
+  ExpectValues(oracle::BroadcastTo(row, {2, 3}), {2, 3}, {1, 2, 4, 1, 2, 4});
+  ExpectValues(oracle::BroadcastTo(F32({}, {5}), {2}), {2}, {5, 5});
+}
+
+TEST(BroadcastToOracle, RejectsDimsThatDoNotBroadcast) {
+  EXPECT_THROW(oracle::BroadcastTo(F32({2}, {1, 2}), {3}), std::invalid_argument);
+  EXPECT_THROW(oracle::BroadcastTo(F32({1, 2}, {1, 2}), {2}), std::invalid_argument);
+}
+
+TEST(MulScalarOracle, ScalesEveryElement) {
+  ExpectValues(oracle::MulScalar(F32({2, 2}, {1, -2, 0.5, 3}), -1.5), {2, 2}, {-1.5, 3, -0.75, -4.5});
+}
+
+TEST(MoeSumOracle, SumsEachTokensExperts) {
+  // input [2, 3, 2]: token 0's experts (1 2) (10 20) (100 200), token 1's (−1 0) (3 4) (5 −6).
+  const HostTensor input = F32({2, 3, 2}, {1, 2, 10, 20, 100, 200, -1, 0, 3, 4, 5, -6});
+  ExpectValues(oracle::MoeSum(input), {2, 2}, {111, 222, 7, -2});
+  EXPECT_THROW(oracle::MoeSum(F32({2, 2}, {1, 2, 3, 4})), std::invalid_argument);
+}
+
 TEST(SelectLastTokenHiddenOracle, TakesEachRequestsLastTokenAcrossBatchRows) {
   // hidden_states [2, 2, 1]: tokens 0..3 hold 10, 11, 12, 13; requests of 1, 2 and 1 tokens.
   const HostTensor hidden = F32({2, 2, 1}, {10, 11, 12, 13});

@@ -62,6 +62,18 @@ TEST(RearrangePathChoice, PaddedRowsArePitchedWithinTheDevicesLimit) {
   EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {16, 1}, {8, 1}), 4, false, kMaxPitch), RearrangePath::kPitchedCopy);
 }
 
+TEST(RearrangePathChoice, ABroadcastSourceTakesTheKernel) {
+  // BroadcastTo's x over y's dims: stride 0 along the rows it repeats, or along a row's
+  // elements; neither is a pitched copy (cudaMemcpy2DAsync needs a source pitch of a row).
+  EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {8, 1}, {0, 1}), 4, false, kMaxPitch), RearrangePath::kStridedKernel);
+  EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {16, 1}, {0, 1}), 4, false, kMaxPitch), RearrangePath::kStridedKernel);
+  EXPECT_EQ(ChooseRearrangePath(Layout({4, 8}, {8, 1}, {1, 0}), 4, false, kMaxPitch), RearrangePath::kStridedKernel);
+  // One element everywhere: its span is one element, apart from y's.
+  const StridedOperands<2> scalar = Layout({4, 8}, {8, 1}, {0, 0});
+  EXPECT_FALSE(infinicts::ref::op::cuda::OperandsOverlap(scalar, 4, 0x1000, 0x1080));
+  EXPECT_EQ(ChooseRearrangePath(scalar, 4, false, kMaxPitch), RearrangePath::kStridedKernel);
+}
+
 TEST(RearrangePathChoice, APitchPastTheDevicesLimitTakesTheKernel) {
   // Rows 2^29 elements apart: 2^31 bytes of F32, one byte past an H200's limit.
   const ptrdiff_t far = ptrdiff_t{1} << 29;

@@ -167,8 +167,11 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     return CreateDescriptor(handle, desc_ptr, {}, make);
   }
 
+  // `run_rule`, where given, replaces the create-time one for this call (an operator's run-time
+  // scalars: MulScalar's alpha).
   static infiniStatus_t Compute(InfiniopDescriptor *desc, void *workspace, size_t workspace_size, void *out,
-                                const std::array<const void *, NumIn> &in, void *stream) {
+                                const std::array<const void *, NumIn> &in, void *stream,
+                                const F *run_rule = nullptr) {
     ElementwiseDescriptor *self = nullptr;
     INFINIOP_RETURN_IF_ERROR(CastDescriptor(desc, &self));
     INFINIOP_RETURN_IF_ERROR(CheckWorkspace(*self, workspace, workspace_size));
@@ -176,12 +179,13 @@ class ElementwiseDescriptor final : public InfiniopDescriptor {
     INFINIOP_RETURN_IF_ERROR(CheckData({{out, count}}));
     for (const void *input : in) INFINIOP_RETURN_IF_ERROR(CheckData({{input, count}}));
     std::shared_ptr<const ElementwisePlan<NumIn>> plan = self->plan_;
+    const F rule = run_rule != nullptr ? *run_rule : self->f_;
 #ifdef INFINIOP_WITH_CUDA
     if (self->device_type == INFINI_DEVICE_NVIDIA) {
-      return cuda::Elementwise<NumIn>(*self, Kind, plan->dtype, plan->device_layout, out, in, &self->f_, stream);
+      return cuda::Elementwise<NumIn>(*self, Kind, plan->dtype, plan->device_layout, out, in, &rule, stream);
     }
 #endif
-    return Launch(*self, stream, [plan, out, in, f = self->f_] {
+    return Launch(*self, stream, [plan, out, in, f = rule] {
       const auto run = [&](auto tag) {
         using T = typename decltype(tag)::type;
         RunElementwiseTyped<T, F, NumIn>(plan->loop, out, in, f, std::make_index_sequence<NumIn>{});
