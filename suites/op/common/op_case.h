@@ -157,7 +157,12 @@ class BadDescriptorList {
   }
   // A refusal the spec recommends without requiring it (outputs whose rows partly overlap).
   BadDescriptorList &AddRecommended(std::string name, infiniStatus_t expected, Mutate mutate) {
-    Add(std::move(name), expected, std::move(mutate));
+    return AddRecommendedFor(problem_, std::move(name), expected, std::move(mutate));
+  }
+  // The same for a problem of its own (attributes a create call should refuse).
+  BadDescriptorList &AddRecommendedFor(const Problem &problem, std::string name, infiniStatus_t expected,
+                                       Mutate mutate = [](std::vector<TensorSpec> &) {}) {
+    AddFor(problem, std::move(name), expected, std::move(mutate));
     list_.back().recommended = true;
     return *this;
   }

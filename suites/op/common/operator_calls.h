@@ -71,6 +71,8 @@ class AttributeArray {
  public:
   explicit AttributeArray(std::vector<T> values) : values_(std::make_shared<std::vector<T>>(std::move(values))) {}
   explicit operator void *() const { return values_->empty() ? nullptr : values_->data(); }
+  // A typed array parameter (Sum's `size_t *dim`), at create or at compute.
+  explicit operator T *() const { return values_->empty() ? nullptr : values_->data(); }
 
  private:
   std::shared_ptr<std::vector<T>> values_;
