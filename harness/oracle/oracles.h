@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tensor/host_tensor.h"
@@ -185,6 +186,23 @@ HostTensor MulScalar(const HostTensor &input, double alpha);
 
 // MoeSum: input [tokens, k, hidden] summed over k into [tokens, hidden], F64.
 HostTensor MoeSum(const HostTensor &input);
+
+// Sum: input summed over `dims` (distinct, each < ndim), kept as dims of 1 when keepdim; F64.
+HostTensor Sum(const HostTensor &input, const std::vector<size_t> &dims, bool keepdim);
+
+// Pad (torch.nn.functional.pad): `pads` holds (before, after) pairs from the last dim backwards,
+// each >= 0; outside x, mode "constant" gives `value`, "replicate" the nearest edge element,
+// "reflect" the mirror image without repeating the edge, "circular" the wrapped-around element.
+// F64 of x's shape grown by the pads.
+HostTensor Pad(const HostTensor &x, const std::vector<int> &pads, const std::string &mode, double value);
+
+// TopK along `dim`: the k largest (or smallest) elements of every line, in descending (or
+// ascending) order, and their positions along dim; ties ranked by lower position first. F64
+// values and I64 indices of input's shape with dim's extent k.
+struct TopKResult {
+  HostTensor values, indices;
+};
+TopKResult TopK(const HostTensor &input, size_t k, size_t dim, bool largest);
 
 // One cache of KVCaching (k_cache with k, or v_cache with v): cache [batch, kv_heads,
 // max_seq_len, head_dim] as it was before the call, entries [batch, kv_heads, new_len,
