@@ -1,12 +1,12 @@
 // BroadcastTo: y = x broadcast by numpy's rules (spec section OP-BROADCASTTO): x's dims line up
 // with y's last ones, and a dim of 1 (or one x lacks) is read with stride 0, whatever stride x's
-// descriptor gives it. Elements are copied as bytes, so every dtype is served.
-#include <cstring>
+// descriptor gives it.
 #include <memory>
 #include <vector>
 
 #include "core/api.h"
 #include "core/dtype.h"
+#include "core/strided_copy.h"
 #include "core/strided_loop.h"
 #include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
@@ -47,42 +47,6 @@ infiniStatus_t MakePlan(const TensorLayout &y, const TensorLayout &x, BroadcastT
   return INFINI_STATUS_SUCCESS;
 }
 
-template <size_t Bytes>
-struct Element {
-  unsigned char bytes[Bytes];
-};
-
-template <size_t Bytes>
-void Copy(const BroadcastToPlan &plan, void *y, const void *x) {
-  using E = Element<Bytes>;
-  plan.loop.ParallelForEachTiled(size_t(1) << 15, [&](const Offsets<2> &offsets, const Offsets<2> &steps,
-                                                      size_t count) {
-    E *out = static_cast<E *>(y) + offsets[0];
-    const E *in = static_cast<const E *>(x) + offsets[1];
-    if (steps[0] == 1 && steps[1] == 1) {
-      std::memcpy(out, in, count * Bytes);
-    } else if (steps[1] == 0) {  // one element repeated along the run
-      const E value = *in;
-      for (size_t i = 0; i < count; ++i) out[static_cast<ptrdiff_t>(i) * steps[0]] = value;
-    } else {
-      for (size_t i = 0; i < count; ++i) {
-        const ptrdiff_t j = static_cast<ptrdiff_t>(i);
-        out[j * steps[0]] = in[j * steps[1]];
-      }
-    }
-  });
-}
-
-void Run(const BroadcastToPlan &plan, void *y, const void *x) {
-  switch (plan.element_size) {
-    case 1: Copy<1>(plan, y, x); break;
-    case 2: Copy<2>(plan, y, x); break;
-    case 4: Copy<4>(plan, y, x); break;
-    case 8: Copy<8>(plan, y, x); break;
-    default: Copy<16>(plan, y, x); break;
-  }
-}
-
 class BroadcastToDescriptor final : public InfiniopDescriptor {
  public:
   static constexpr OpKind kKind = OpKind::kBroadcastTo;
@@ -100,7 +64,7 @@ class BroadcastToDescriptor final : public InfiniopDescriptor {
       return cuda::Rearrange(*this, plan->element_size, plan->device_layout, y, x, stream);
     }
 #endif
-    return Launch(*this, stream, [plan, y, x] { Run(*plan, y, x); });
+    return Launch(*this, stream, [plan, y, x] { CopyStrided(plan->loop, plan->element_size, y, x); });
   }
 
  private:

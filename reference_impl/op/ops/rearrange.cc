@@ -9,6 +9,7 @@
 #include "core/api.h"
 #include "core/dtype.h"
 #include "core/simd.h"
+#include "core/strided_copy.h"
 #include "core/strided_loop.h"
 #include "infiniop.h"
 #ifdef INFINIOP_WITH_CUDA
@@ -19,9 +20,7 @@ namespace infinicts::ref::op {
 namespace {
 
 template <size_t Bytes>
-struct Element {
-  unsigned char bytes[Bytes];
-};
+using Element = strided_copy_detail::Element<Bytes>;
 
 // A transpose: dst has unit stride along dim `dst_unit`, src along another dim `src_unit`.
 // Walking dst's rows would read src a cache line per element, and both operands' rows
@@ -262,40 +261,6 @@ void CopyTransposedByLines(const TransposePlan &plan, void *dst, const void *src
   });
 }
 
-// Whether two byte ranges of `bytes` overlap.
-bool Overlaps(const void *a, const void *b, size_t bytes) {
-  const uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
-  return x < y + bytes && y < x + bytes;
-}
-
-template <size_t Bytes>
-void Copy(const RearrangePlan &plan, void *dst, const void *src) {
-  using E = Element<Bytes>;
-  // A large output's contiguous runs leave through streaming stores, as the elementwise
-  // operators' do: memmove streams only above the C library's own threshold (glibc: 3/4 of
-  // the shared cache), far above the chunks the pool hands it, and below it pays a read for
-  // ownership of every dst line (bench/README.md, "Kernel choices").
-  const bool streaming = simd::Enabled() && plan.loop.numel() * Bytes >= simd::kStreamingOutputBytes;
-  plan.loop.ParallelForEachTiled(size_t(1) << 15, [&](const Offsets<2> &offsets, const Offsets<2> &steps,
-                                                      size_t count) {
-    E *out = static_cast<E *>(dst) + offsets[0];
-    const E *in = static_cast<const E *>(src) + offsets[1];
-    if (steps[0] == 1 && steps[1] == 1) {
-      if (streaming && !Overlaps(out, in, count * Bytes)) {
-        simd::CopyStreaming(in, out, count * Bytes);
-        simd::StoreFence();
-      } else {
-        std::memmove(out, in, count * Bytes);
-      }
-      return;
-    }
-    for (size_t i = 0; i < count; ++i) {
-      const ptrdiff_t j = static_cast<ptrdiff_t>(i);
-      out[j * steps[0]] = in[j * steps[1]];
-    }
-  });
-}
-
 void Run(const RearrangePlan &plan, void *dst, const void *src) {
   if (plan.transpose.active) {
     if (TakesLineTransposes(plan.transpose, plan.element_size, dst)) {
@@ -310,13 +275,7 @@ void Run(const RearrangePlan &plan, void *dst, const void *src) {
       default: CopyTransposed<16>(plan.transpose, dst, src); return;
     }
   }
-  switch (plan.element_size) {
-    case 1: Copy<1>(plan, dst, src); break;
-    case 2: Copy<2>(plan, dst, src); break;
-    case 4: Copy<4>(plan, dst, src); break;
-    case 8: Copy<8>(plan, dst, src); break;
-    default: Copy<16>(plan, dst, src); break;
-  }
+  CopyStrided(plan.loop, plan.element_size, dst, src);
 }
 
 class RearrangeDescriptor final : public InfiniopDescriptor {
