@@ -54,6 +54,25 @@ std::vector<infiniDtype_t> PerfDtypes(const std::vector<infiniDtype_t> &admitted
   return dtypes;
 }
 
+namespace {
+
+// One problem per perf dtype of `admitted`, for a model's part at a token count.
+void AppendDtypeProblems(const std::string &model, const std::string &part, size_t tokens,
+                         const std::vector<std::pair<std::string, size_t>> &dims,
+                         const std::vector<infiniDtype_t> &admitted, std::vector<PerfProblem> *problems) {
+  for (infiniDtype_t dtype : PerfDtypes(admitted)) {
+    PerfProblem problem;
+    problem.dtype = dtype;
+    problem.model = model;
+    problem.part = part;
+    problem.tokens = tokens;
+    problem.dims = dims;
+    problems->push_back(problem);
+  }
+}
+
+}  // namespace
+
 std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infiniDtype_t> &admitted,
                                      const std::function<PartDims(const LlmModel &, size_t tokens)> &parts,
                                      const std::vector<LlmModel> &models) {
@@ -61,15 +80,7 @@ std::vector<PerfProblem> LlmProblems(PerfWeight weight, const std::vector<infini
   for (const LlmModel &model : models) {
     for (size_t tokens : PerfTokens(weight)) {
       for (const auto &[part, dims] : parts(model, tokens)) {
-        for (infiniDtype_t dtype : PerfDtypes(admitted)) {
-          PerfProblem problem;
-          problem.dtype = dtype;
-          problem.model = model.name;
-          problem.part = part;
-          problem.tokens = tokens;
-          problem.dims = dims;
-          problems.push_back(problem);
-        }
+        AppendDtypeProblems(model.name, part, tokens, dims, admitted, &problems);
       }
     }
   }
@@ -82,16 +93,9 @@ std::vector<PerfProblem> NamedModelProblems(const std::string &part, PerfWeight 
   std::vector<PerfProblem> problems;
   for (const NamedModelDims &model : models) {
     for (size_t tokens : PerfTokens(weight)) {
-      for (infiniDtype_t dtype : PerfDtypes(admitted)) {
-        PerfProblem problem;
-        problem.dtype = dtype;
-        problem.model = model.model;
-        problem.part = part;
-        problem.tokens = tokens;
-        problem.dims = {{"tokens", tokens}};
-        problem.dims.insert(problem.dims.end(), model.dims.begin(), model.dims.end());
-        problems.push_back(problem);
-      }
+      std::vector<std::pair<std::string, size_t>> dims = {{"tokens", tokens}};
+      dims.insert(dims.end(), model.dims.begin(), model.dims.end());
+      AppendDtypeProblems(model.model, part, tokens, dims, admitted, &problems);
     }
   }
   return problems;
