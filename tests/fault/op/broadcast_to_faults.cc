@@ -69,11 +69,8 @@ infiniStatus_t RunThenRewrite(infiniopBroadcastToDescriptor_t desc, void *worksp
                               const void *x, void *stream, Rewrite rewrite) {
   const auto real = [&] { return TargetOp().infiniopBroadcastTo(desc, workspace, workspace_size, y, x, stream); };
   const auto l = desc != nullptr ? broadcast_layouts.Find(desc) : std::nullopt;
-  if (!l || y == nullptr || x == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  rewrite(*l, y, x);
-  return status;
+  if (!l || y == nullptr || x == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] { rewrite(*l, y, x); });
 }
 
 infiniStatus_t WritingYContiguously(infiniopBroadcastToDescriptor_t desc, void *workspace, size_t workspace_size,

@@ -44,19 +44,18 @@ infiniStatus_t IndexingContiguously(infiniopMoeSumDescriptor_t desc, void *works
                                     void *output, const void *input, void *stream) {
   const auto real = [&] { return TargetOp().infiniopMoeSum(desc, workspace, workspace_size, output, input, stream); };
   const auto s = desc != nullptr ? moe_sum_shapes.Find(desc) : std::nullopt;
-  if (!s || output == nullptr || input == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  for (size_t t = 0; t < s->tokens; ++t) {
-    for (size_t h = 0; h < s->hidden; ++h) {
-      double sum = 0;
-      for (size_t j = 0; j < s->k; ++j) {
-        sum += LoadElement(s->dtype, input, static_cast<ptrdiff_t>((t * s->k + j) * s->hidden + h));
+  if (!s || output == nullptr || input == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    for (size_t t = 0; t < s->tokens; ++t) {
+      for (size_t h = 0; h < s->hidden; ++h) {
+        double sum = 0;
+        for (size_t j = 0; j < s->k; ++j) {
+          sum += LoadElement(s->dtype, input, static_cast<ptrdiff_t>((t * s->k + j) * s->hidden + h));
+        }
+        StoreElement(s->dtype, output, static_cast<ptrdiff_t>(t * s->hidden + h), sum);
       }
-      StoreElement(s->dtype, output, static_cast<ptrdiff_t>(t * s->hidden + h), sum);
     }
-  }
-  return status;
+  });
 }
 
 }  // namespace

@@ -99,11 +99,8 @@ void RouteWithSlip(const MoeTopkRecord &l, Slip slip, void *weights, void *indic
 infiniStatus_t SlippedAfterReal(const InfiniopDescriptor *desc, Slip slip, void *stream, void *weights, void *indices,
                                 const void *gating, const void *bias, const std::function<infiniStatus_t()> &real) {
   const auto record = desc != nullptr ? moe_topk_records.Find(desc) : std::nullopt;
-  if (!record || weights == nullptr || indices == nullptr || gating == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  RouteWithSlip(*record, slip, weights, indices, gating, bias);
-  return status;
+  if (!record || weights == nullptr || indices == nullptr || gating == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] { RouteWithSlip(*record, slip, weights, indices, gating, bias); });
 }
 
 template <Slip kSlip>

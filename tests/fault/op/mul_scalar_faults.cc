@@ -54,17 +54,16 @@ infiniStatus_t ReadingInputContiguously(infiniopMulScalarDescriptor_t desc, void
   };
   const auto l = desc != nullptr ? mul_scalar_layouts.Find(desc) : std::nullopt;
   // In place the input is gone once the real call has run: leave those calls alone.
-  if (!l || output == nullptr || input == nullptr || output == input || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  TensorLayout row_major = l->input;
-  row_major.strides = ContiguousStrides(l->input.shape);
-  ForEachElement(
-      [&](ptrdiff_t to, ptrdiff_t from) {
-        StoreElement(l->output.dtype, output, to, alpha * LoadElement(l->input.dtype, input, from));
-      },
-      l->output, row_major);
-  return status;
+  if (!l || output == nullptr || input == nullptr || output == input) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    TensorLayout row_major = l->input;
+    row_major.strides = ContiguousStrides(l->input.shape);
+    ForEachElement(
+        [&](ptrdiff_t to, ptrdiff_t from) {
+          StoreElement(l->output.dtype, output, to, alpha * LoadElement(l->input.dtype, input, from));
+        },
+        l->output, row_major);
+  });
 }
 
 }  // namespace

@@ -51,30 +51,29 @@ infiniStatus_t ReflectingWithTheEdge(infiniopPadDescriptor_t desc, void *workspa
                                      const void *x, void *stream) {
   const auto real = [&] { return TargetOp().infiniopPad(desc, workspace, workspace_size, y, x, stream); };
   const auto r = desc != nullptr ? reflect_pads.Find(desc) : std::nullopt;
-  if (!r || y == nullptr || x == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  const size_t ndim = r->y.shape.size();
-  std::vector<size_t> index(ndim, 0);
-  const size_t count = r->y.ElementCount();
-  for (size_t e = 0; e < count; ++e) {
-    ptrdiff_t y_at = 0, x_at = 0;
-    for (size_t d = 0; d < ndim; ++d) {
-      const int64_t n = static_cast<int64_t>(r->x.shape[d]);
-      int64_t i = static_cast<int64_t>(index[d]) - r->before[d];
-      if (i < 0) i = -i - 1;                  // the edge repeated
-      if (i >= n) i = 2 * n - 1 - i;
-      i = i < 0 ? 0 : (i >= n ? n - 1 : i);  // pads past the dim: held at the edge
-      y_at += static_cast<ptrdiff_t>(index[d]) * r->y.strides[d];
-      x_at += static_cast<ptrdiff_t>(i) * r->x.strides[d];
+  if (!r || y == nullptr || x == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    const size_t ndim = r->y.shape.size();
+    std::vector<size_t> index(ndim, 0);
+    const size_t count = r->y.ElementCount();
+    for (size_t e = 0; e < count; ++e) {
+      ptrdiff_t y_at = 0, x_at = 0;
+      for (size_t d = 0; d < ndim; ++d) {
+        const int64_t n = static_cast<int64_t>(r->x.shape[d]);
+        int64_t i = static_cast<int64_t>(index[d]) - r->before[d];
+        if (i < 0) i = -i - 1;                  // the edge repeated
+        if (i >= n) i = 2 * n - 1 - i;
+        i = i < 0 ? 0 : (i >= n ? n - 1 : i);  // pads past the dim: held at the edge
+        y_at += static_cast<ptrdiff_t>(index[d]) * r->y.strides[d];
+        x_at += static_cast<ptrdiff_t>(i) * r->x.strides[d];
+      }
+      StoreElement(r->y.dtype, y, y_at, LoadElement(r->x.dtype, x, x_at));
+      for (size_t d = ndim; d-- > 0;) {
+        if (++index[d] < r->y.shape[d]) break;
+        index[d] = 0;
+      }
     }
-    StoreElement(r->y.dtype, y, y_at, LoadElement(r->x.dtype, x, x_at));
-    for (size_t d = ndim; d-- > 0;) {
-      if (++index[d] < r->y.shape[d]) break;
-      index[d] = 0;
-    }
-  }
-  return status;
+  });
 }
 
 }  // namespace

@@ -80,19 +80,18 @@ infiniStatus_t AccumulatingInStorageDtype(infiniopSumDescriptor_t desc, void *wo
     return TargetOp().infiniopSum(desc, workspace, workspace_size, output, input, dim, dim_size, keepdim, stream);
   };
   const auto l = desc != nullptr ? sum_layouts.Find(desc) : std::nullopt;
-  if (!l || output == nullptr || input == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  const infiniDtype_t dtype = l->output.dtype;
-  ForEachElement(
-      [&](ptrdiff_t out_at, ptrdiff_t base) {
-        double sum = 0;
-        ForEachElement([&](ptrdiff_t at) { sum = Rounded(dtype, sum + LoadElement(dtype, input, base + at)); },
-                       l->reduced);
-        StoreElement(dtype, output, out_at, sum);
-      },
-      l->output, l->kept);
-  return status;
+  if (!l || output == nullptr || input == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    const infiniDtype_t dtype = l->output.dtype;
+    ForEachElement(
+        [&](ptrdiff_t out_at, ptrdiff_t base) {
+          double sum = 0;
+          ForEachElement([&](ptrdiff_t at) { sum = Rounded(dtype, sum + LoadElement(dtype, input, base + at)); },
+                         l->reduced);
+          StoreElement(dtype, output, out_at, sum);
+        },
+        l->output, l->kept);
+  });
 }
 
 }  // namespace

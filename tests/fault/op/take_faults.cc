@@ -58,21 +58,20 @@ infiniStatus_t TakeIndexingStorage(infiniopTakeDescriptor_t desc, void *workspac
     return TargetOp().infiniopTake(desc, workspace, workspace_size, output, input, indices, stream);
   };
   const auto l = desc != nullptr ? take_layouts.Find(desc) : std::nullopt;
-  if (!l || output == nullptr || input == nullptr || indices == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  size_t count = 1, taken = 1;
-  for (size_t extent : l->input.shape) count *= extent;
-  for (size_t extent : l->indices.shape) taken *= extent;
-  for (size_t i = 0; i < taken; ++i) {
-    const ptrdiff_t at = RowMajorElement(l->indices, i);
-    const int64_t index = l->indices.dtype == INFINI_DTYPE_I32 ? static_cast<const int32_t *>(indices)[at]
-                                                               : static_cast<const int64_t *>(indices)[at];
-    if (index < 0 || static_cast<size_t>(index) >= count) continue;
-    const double value = LoadElement(l->input.dtype, input, static_cast<ptrdiff_t>(index));  // the k-th stored
-    StoreElement(l->output.dtype, output, RowMajorElement(l->output, i), value);
-  }
-  return status;
+  if (!l || output == nullptr || input == nullptr || indices == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    size_t count = 1, taken = 1;
+    for (size_t extent : l->input.shape) count *= extent;
+    for (size_t extent : l->indices.shape) taken *= extent;
+    for (size_t i = 0; i < taken; ++i) {
+      const ptrdiff_t at = RowMajorElement(l->indices, i);
+      const int64_t index = l->indices.dtype == INFINI_DTYPE_I32 ? static_cast<const int32_t *>(indices)[at]
+                                                                 : static_cast<const int64_t *>(indices)[at];
+      if (index < 0 || static_cast<size_t>(index) >= count) continue;
+      const double value = LoadElement(l->input.dtype, input, static_cast<ptrdiff_t>(index));  // the k-th stored
+      StoreElement(l->output.dtype, output, RowMajorElement(l->output, i), value);
+    }
+  });
 }
 
 }  // namespace

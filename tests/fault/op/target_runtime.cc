@@ -41,4 +41,13 @@ const TargetRuntime &RealRuntime() {
 
 bool WaitForStream(void *stream) { return RealRuntime().StreamSynchronize(stream) == INFINI_STATUS_SUCCESS; }
 
+infiniStatus_t OverwriteAfterReal(void *stream, const std::function<infiniStatus_t()> &real,
+                                  const std::function<void()> &overwrite) {
+  if (!WaitForStream(stream)) return real();
+  const infiniStatus_t status = real();
+  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
+  overwrite();
+  return status;
+}
+
 }  // namespace infinicts::fault

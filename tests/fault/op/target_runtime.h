@@ -3,6 +3,8 @@
 // devices without going through the runtime wrapper and its faults.
 #pragma once
 
+#include <functional>
+
 #include "infinirt.h"
 
 namespace infinicts::fault {
@@ -23,5 +25,10 @@ const TargetRuntime &RealRuntime();
 // Waits for the real work on `stream`; false when the runtime refused (a stream the real
 // operator would refuse too: the fault then leaves the call alone).
 bool WaitForStream(void *stream);
+
+// Runs `real`; when it answers SUCCESS, waits for its work and lets `overwrite` change what
+// it wrote. A stream the runtime refuses leaves the call to `real` alone.
+infiniStatus_t OverwriteAfterReal(void *stream, const std::function<infiniStatus_t()> &real,
+                                  const std::function<void()> &overwrite);
 
 }  // namespace infinicts::fault

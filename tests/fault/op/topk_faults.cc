@@ -50,32 +50,31 @@ infiniStatus_t IndicesThroughValuesStrides(infiniopTopKDescriptor_t desc, void *
                                    stream);
   };
   const auto l = desc != nullptr ? topk_layouts.Find(desc) : std::nullopt;
-  if (!l || values == nullptr || indices == nullptr || !WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  // Read every position where it belongs, then write each where values' layout puts it.
-  std::vector<int64_t> positions;
-  ForEachElement(
-      [&](ptrdiff_t at) {
-        positions.push_back(l->indices.dtype == INFINI_DTYPE_I32 ? static_cast<const int32_t *>(indices)[at]
-                                                                 : static_cast<const int64_t *>(indices)[at]);
-      },
-      l->indices);
-  TensorLayout misplaced = l->indices;
-  misplaced.strides = l->values.strides;
-  if (misplaced.HighestOffset() > l->indices.HighestOffset()) return status;  // would leave indices' storage
-  size_t i = 0;
-  ForEachElement(
-      [&](ptrdiff_t at) {
-        if (at < 0) return;
-        if (l->indices.dtype == INFINI_DTYPE_I32) {
-          static_cast<int32_t *>(indices)[at] = static_cast<int32_t>(positions[i++]);
-        } else {
-          static_cast<int64_t *>(indices)[at] = positions[i++];
-        }
-      },
-      misplaced);
-  return status;
+  if (!l || values == nullptr || indices == nullptr) return real();
+  return OverwriteAfterReal(stream, real, [&] {
+    // Read every position where it belongs, then write each where values' layout puts it.
+    std::vector<int64_t> positions;
+    ForEachElement(
+        [&](ptrdiff_t at) {
+          positions.push_back(l->indices.dtype == INFINI_DTYPE_I32 ? static_cast<const int32_t *>(indices)[at]
+                                                                   : static_cast<const int64_t *>(indices)[at]);
+        },
+        l->indices);
+    TensorLayout misplaced = l->indices;
+    misplaced.strides = l->values.strides;
+    if (misplaced.HighestOffset() > l->indices.HighestOffset()) return;  // would leave indices' storage
+    size_t i = 0;
+    ForEachElement(
+        [&](ptrdiff_t at) {
+          if (at < 0) return;
+          if (l->indices.dtype == INFINI_DTYPE_I32) {
+            static_cast<int32_t *>(indices)[at] = static_cast<int32_t>(positions[i++]);
+          } else {
+            static_cast<int64_t *>(indices)[at] = positions[i++];
+          }
+        },
+        misplaced);
+  });
 }
 
 }  // namespace

@@ -34,17 +34,6 @@ bool IsRouterInput(const std::optional<TensorLayout> &x) {
   return x && x->shape.size() == 2 && x->shape[1] > 0 && IsFloatDtype(x->dtype);
 }
 
-// Runs `real`; when it answers SUCCESS, waits for its work and lets `overwrite` change what
-// it wrote. A stream the runtime refuses leaves the call to `real` alone.
-infiniStatus_t OverwriteAfterReal(void *stream, const std::function<infiniStatus_t()> &real,
-                                  const std::function<void()> &overwrite) {
-  if (!WaitForStream(stream)) return real();
-  const infiniStatus_t status = real();
-  if (status != INFINI_STATUS_SUCCESS || !WaitForStream(stream)) return status;
-  overwrite();
-  return status;
-}
-
 // Row r of x as doubles.
 std::vector<double> RowOf(const TensorLayout &x, const void *data, size_t r) {
   std::vector<double> row(x.shape[1]);
