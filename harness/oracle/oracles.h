@@ -293,4 +293,47 @@ HostTensor DequantizeGPTQ(const HostTensor &qweight, const HostTensor &scales, c
 HostTensor I8Gemm(const HostTensor &x, const HostTensor &x_scale, const HostTensor &weights,
                   const HostTensor &weights_scale, const HostTensor *bias);
 
+// MoeAlign (OP-MOEALIGN): the flat positions i of topk_ids [tokens, topk] (row-major) grouped by
+// expert, each expert's group padded to a multiple of block_size. expert_map (empty: none) maps
+// each id to a local expert, −1 for none (the slot is left out); without one every id is its
+// expert. Each group holds its positions in increasing order, then `numel` (tokens·topk) in
+// its padding; past the total, sorted_token_ids holds numel too (up to sorted_length).
+// expert_ids [expert_blocks] names each block's expert up to total / block_size, −1 past it.
+struct MoeAlignResult {
+  HostTensor sorted_token_ids;        // I64 [sorted_length]
+  HostTensor expert_ids;              // I64 [expert_blocks]
+  HostTensor num_tokens_post_padded;  // I64 [1]: the total
+  std::vector<size_t> group_starts;   // num_experts + 1: where each expert's group starts, then the total
+  std::vector<size_t> group_counts;   // num_experts: the positions each group holds (before its padding)
+};
+MoeAlignResult MoeAlign(const HostTensor &topk_ids, const std::vector<int64_t> &expert_map, size_t num_experts,
+                        size_t block_size, size_t sorted_length, size_t expert_blocks);
+
+// PrepareMoeInput (OP-PREPAREMOEINPUT): from topk_ids [tokens, topk], the grouped GEMMs' plan of
+// CUTLASS's MoE: per expert e < num_experts, count_e = the slots routed to e (ids outside
+// [0, num_experts) routed nowhere); problem_sizes1 [E, 3] = (count_e, 2n, k), problem_sizes2
+// [E, 3] = (count_e, k, n); expert_offsets [E + 1] their exclusive prefix sums;
+// blockscale_offsets [E + 1] those of count_e rounded up to 128; input_permutation (length
+// tokens·topk) expert by expert the token i / topk of each slot i routed there, in increasing
+// slot order, −1 past the total; output_permutation[i] the position of slot i there (−1 for a
+// slot routed nowhere). All I64.
+struct PrepareMoeInputResult {
+  HostTensor expert_offsets, blockscale_offsets, problem_sizes1, problem_sizes2, input_permutation,
+      output_permutation;
+};
+PrepareMoeInputResult PrepareMoeInput(const HostTensor &topk_ids, size_t num_experts, size_t n, size_t k);
+
+// MoeFusedGate (OP-MOEFUSEDGATE): SGLang's grouped sigmoid router over input [tokens, experts]
+// and bias [experts]: s = sigmoid(input), c = s + bias; the experts in num_expert_group groups
+// of consecutive experts, each group scored by the sum of its two largest c; the topk_group
+// best groups kept (ties: the lower group); then topk − num_fused_shared_experts experts by c
+// among them (ties: the lower index), weighted s / Σ s over those chosen, and after them the
+// shared experts (indices experts, experts + 1, …) weighted 1 / routed_scaling_factor; every
+// weight times routed_scaling_factor when apply_routed_scaling_factor_on_output. values F64
+// [tokens, topk], indices I64; row_margins as Topkrouter's (the smallest gap that decided a
+// group or an expert, exact ties aside).
+TopkrouterResult MoeFusedGate(const HostTensor &input, const HostTensor &bias, size_t num_expert_group,
+                              size_t topk_group, size_t topk, size_t num_fused_shared_experts,
+                              double routed_scaling_factor, bool apply_routed_scaling_factor_on_output);
+
 }  // namespace infinicts::oracle

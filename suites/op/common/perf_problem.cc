@@ -101,6 +101,13 @@ std::vector<PerfProblem> NamedModelProblems(const std::string &part, PerfWeight 
   return problems;
 }
 
+std::vector<PerfProblem> IndexModelProblems(const std::string &part, PerfWeight weight,
+                                            const std::vector<NamedModelDims> &models) {
+  std::vector<PerfProblem> problems = NamedModelProblems(part, weight, {INFINI_DTYPE_F32}, models);
+  for (PerfProblem &problem : problems) problem.dtype = INFINI_DTYPE_I32;
+  return problems;
+}
+
 std::vector<PerfProblem> TokenRowProblems(const std::string &part, RowWidth width, PerfWeight weight,
                                           const std::vector<infiniDtype_t> &admitted,
                                           const std::vector<LlmModel> &models) {

@@ -68,6 +68,10 @@ struct NamedModelDims {
 std::vector<PerfProblem> NamedModelProblems(const std::string &part, PerfWeight weight,
                                             const std::vector<infiniDtype_t> &admitted,
                                             const std::vector<NamedModelDims> &models);
+// The same for an operator of I32 indices alone (MoeAlign, PrepareMoeInput): I32 in every
+// profile.
+std::vector<PerfProblem> IndexModelProblems(const std::string &part, PerfWeight weight,
+                                            const std::vector<NamedModelDims> &models);
 
 // Problems over [tokens, width] rows, width the model's hidden size, FFN width or vocabulary:
 // dims {"tokens", "width"}.

@@ -5,7 +5,8 @@
 // therefore runs before it. Calls the target refuses on sight (a NULL descriptor or data
 // pointer, a workspace smaller than the descriptor asked for) still go to the target at
 // once, so that only the timing changes (a tensor its row calls optional, LayerNorm's bias or
-// a quantiser's x_zero, may be NULL when the descriptor was made without it); a descriptor
+// a quantiser's x_zero, may be NULL when the descriptor was made without it, and an optional
+// raw buffer, MoeAlign's expert_map, always); a descriptor
 // destroyed while its work is pending is destroyed after that work.
 #include <dlfcn.h>
 
@@ -154,6 +155,9 @@ struct CreateRememberingAbsent<Member> {
     uint64_t absent = 0;
     int position = 0;
     (NoteIfTensor(args, absent, position), ...);
+    // Data arguments past the tensor descriptors are raw buffers (MoeAlign's expert_map): an
+    // optional one may be NULL whatever the create call got.
+    if (position < 64) absent |= ~uint64_t{0} << position;
     std::lock_guard<std::mutex> lock(pending_mutex);
     absent_tensors[*desc_ptr] = absent;
     return status;
