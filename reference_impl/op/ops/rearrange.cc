@@ -205,11 +205,8 @@ bool TakesLineTransposes(const TransposePlan &plan, size_t element_size, const v
 // A tile's columns are walked as stripes, each stripe starting its row blocks at a
 // different place: with power-of-two row pitches (a 4096-wide F16 matrix's rows are 8 KiB
 // apart) the blocks in flight at one time would otherwise all share their low address bits
-// and crowd the same cache sets and memory channels: the old 1024 x 64 tiles' stores alone
-// ran at 0.40 of memcpy's write side with an 8 KiB pitch and at 1.22 with an 8256-byte one.
-// The 4096 x 4096 F16 transpose in infinicts-reference-speed, six alternating runs each:
-// 0.55-0.62 of memcpy unskewed, 0.65-0.71 in two skewed stripes, 0.69-0.81 with the
-// threads' shares below as well (0.53-0.96, median 0.72, over 24 runs in an hour).
+// and crowd the same cache sets and memory channels (bench/README.md, "Rearrange's skewed
+// stripes", has the measurements).
 template <size_t Bytes>
 void CopyTransposedByLines(const TransposePlan &plan, void *dst, const void *src) {
   using E = Element<Bytes>;
