@@ -28,6 +28,12 @@ HostTensor F64Tensor(const Shape &shape, const std::vector<double> &values) {
   return HostTensor::FromValues(INFINI_DTYPE_F64, shape, values);
 }
 
+HostTensor I64Tensor(const Shape &shape, const std::vector<int64_t> &values) {
+  HostTensor tensor(INFINI_DTYPE_I64, shape);
+  for (size_t i = 0; i < values.size(); ++i) tensor.SetAt(i, static_cast<double>(values[i]));
+  return tensor;
+}
+
 HostTensor MapUnary(const HostTensor &x, const std::function<double(double)> &f) {
   std::vector<double> values = x.ToDoubles();
   for (double &value : values) value = f(value);

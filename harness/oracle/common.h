@@ -19,6 +19,8 @@ size_t NormalizeAxis(int axis, size_t ndim, const char *op);
 
 // A contiguous F64 tensor of `shape` holding `values` in row-major order.
 HostTensor F64Tensor(const Shape &shape, const std::vector<double> &values);
+// A contiguous I64 tensor of `shape` holding `values` in row-major order (indices, counts).
+HostTensor I64Tensor(const Shape &shape, const std::vector<int64_t> &values);
 
 // out[i] = f(in[i]) / f(a[i], b[i]) over equal shapes.
 HostTensor MapUnary(const HostTensor &x, const std::function<double(double)> &f);

@@ -7,16 +7,6 @@
 
 namespace infinicts::oracle {
 
-namespace {
-
-HostTensor I64Tensor(const Shape &shape, const std::vector<int64_t> &values) {
-  HostTensor tensor(INFINI_DTYPE_I64, shape);
-  for (size_t i = 0; i < values.size(); ++i) tensor.SetAt(i, static_cast<double>(values[i]));
-  return tensor;
-}
-
-}  // namespace
-
 MoeAlignResult MoeAlign(const HostTensor &topk_ids, const std::vector<int64_t> &expert_map, size_t num_experts,
                         size_t block_size, size_t sorted_length, size_t expert_blocks) {
   Require(topk_ids.shape().size() == 2, "MoeAlign", "topk_ids must be [tokens, topk]");

@@ -25,12 +25,6 @@ namespace {
 
 constexpr const char *kOp = "MoeFusedGate";
 
-HostTensor I64Tensor(const Shape &shape, const std::vector<int64_t> &values) {
-  HostTensor tensor(INFINI_DTYPE_I64, shape);
-  for (size_t i = 0; i < values.size(); ++i) tensor.SetAt(i, static_cast<double>(values[i]));
-  return tensor;
-}
-
 }  // namespace
 
 TopkrouterResult MoeFusedGate(const HostTensor &input, const HostTensor &bias, size_t num_expert_group,

@@ -11,12 +11,6 @@ namespace {
 
 constexpr int64_t kBlockscaleAlignment = 128;
 
-HostTensor I64Tensor(const Shape &shape, const std::vector<int64_t> &values) {
-  HostTensor tensor(INFINI_DTYPE_I64, shape);
-  for (size_t i = 0; i < values.size(); ++i) tensor.SetAt(i, static_cast<double>(values[i]));
-  return tensor;
-}
-
 }  // namespace
 
 PrepareMoeInputResult PrepareMoeInput(const HostTensor &topk_ids, size_t num_experts, size_t n, size_t k) {
